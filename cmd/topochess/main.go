@@ -1,0 +1,50 @@
+// Command topochess is the chess bot for twisted boards: it serves the
+// chat platforms (serve, the default), runs a local console, and offers
+// perft, moves and render for checking rules and pictures from outside.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// commands maps subcommand names to their entry points.
+var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
+	"perft": cmdPerft,
+	"moves": cmdMoves,
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	name := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	switch name {
+	case "help", "-h", "--help":
+		usage(stdout)
+		return 0
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "topochess: unknown command %q (try: topochess help)\n", name)
+		return 2
+	}
+	return cmd(args, stdin, stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `topochess — chess on twisted boards, as a chat bot
+
+Usage:
+  topochess [serve] [--config FILE]       run the bot (local web chat when no platform token is set)
+  topochess console [--config FILE]       play through standard input, one "name: /command" per line
+  topochess perft --variant ID [--position P] [--moves m1,m2] --depth N [--divide]
+  topochess moves --variant ID [--position P] [--moves m1,m2]
+  topochess render --variant ID [--position P] [--moves m1,m2] [--highlight c1,c2] [--orientation black] -o out.png
+`)
+}

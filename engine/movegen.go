@@ -1,0 +1,354 @@
+package engine
+
+// Attacked reports whether side by has a capture move onto cell t in this
+// position (RULES §1: pawns by their capture steps, Möbius pieces also by
+// phasing). Attacks are found from the attackers' own tables, so boards
+// whose moves are not reversible are handled exactly.
+func (p *Position) Attacked(t int, by Color) bool {
+	g := p.g
+	b := p.Board
+	kn := MakePiece(by, Knight, false)
+	for _, o := range g.knightFrom[t] {
+		if b[o] == kn {
+			return true
+		}
+	}
+	kg := MakePiece(by, King, false)
+	for _, o := range g.kingFrom[t] {
+		if b[o] == kg {
+			return true
+		}
+	}
+	for d := 0; d < 2; d++ {
+		pw := MakePiece(by, Pawn, d == 1)
+		for _, o := range g.pawnCapFrom[by][d][t] {
+			if b[o] == pw {
+				return true
+			}
+		}
+	}
+	if g.Twin != nil {
+		if tw := b[g.Twin[t]]; tw != 0 && tw.Color() == by {
+			return true
+		}
+	}
+	nodes := g.attackTrie[t]
+	for i := 0; i < len(nodes); {
+		n := &nodes[i]
+		pc := b[n.Cell]
+		if pc != 0 {
+			if pc.Color() == by && n.Mask&kindBit(pc.Kind()) != 0 {
+				return true
+			}
+			i = int(n.Skip)
+			continue
+		}
+		if g.hasPartner {
+			if pp := g.Partner[n.Cell]; pp >= 0 && b[pp] != 0 {
+				i = int(n.Skip)
+				continue
+			}
+		}
+		i++
+	}
+	return false
+}
+
+// InCheck reports whether the side to move has its king attacked.
+func (p *Position) InCheck() bool {
+	k := p.King[p.Side]
+	return k >= 0 && p.Attacked(int(k), p.Side.Other())
+}
+
+// free reports whether a piece may stop on an empty cell: at a switch the
+// other half must be empty too.
+func (p *Position) free(c int16) bool {
+	if p.Board[c] != 0 {
+		return false
+	}
+	if p.g.hasPartner {
+		if pp := p.g.Partner[c]; pp >= 0 && p.Board[pp] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func addPawnMove(ms []Move, g *Geometry, us Color, dir int, from, to int16, flags uint8) []Move {
+	if g.Promo[us][dir][to] {
+		for _, k := range [...]Kind{Queen, Rook, Bishop, Knight} {
+			ms = append(ms, Move{From: from, To: to, Promo: k, Flags: flags, Mid: -1})
+		}
+		return ms
+	}
+	return append(ms, Move{From: from, To: to, Flags: flags, Mid: -1})
+}
+
+// genPieceFIDE appends the ordinary (non-phasing) moves of the piece on
+// cell o, castling and en passant excluded.
+func (p *Position) genPieceFIDE(ms []Move, o int16) []Move {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	switch pc.Kind() {
+	case Pawn:
+		d := pc.Dir()
+		for _, t := range g.PawnPush[us][d][o] {
+			if p.free(t) {
+				ms = addPawnMove(ms, g, us, d, o, t, 0)
+			}
+		}
+		for _, md := range g.PawnDouble[us][d][o] {
+			if p.free(md[0]) && p.free(md[1]) {
+				ms = append(ms, Move{From: o, To: md[1], Flags: FlagDouble, Mid: md[0]})
+			}
+		}
+		for _, t := range g.PawnCap[us][d][o] {
+			if x := b[t]; x != 0 && x.Color() != us {
+				ms = addPawnMove(ms, g, us, d, o, t, FlagCapture)
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			x := b[t]
+			if x == 0 {
+				if p.free(t) {
+					ms = append(ms, Move{From: o, To: t, Mid: -1})
+				}
+			} else if x.Color() != us {
+				ms = append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
+			}
+		}
+	case Bishop, Rook, Queen:
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			n := &nodes[i]
+			x := b[n.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					ms = append(ms, Move{From: o, To: n.Cell, Flags: FlagCapture, Mid: -1})
+				}
+				i = int(n.Skip)
+				continue
+			}
+			if g.hasPartner {
+				if pp := g.Partner[n.Cell]; pp >= 0 && b[pp] != 0 {
+					i = int(n.Skip)
+					continue
+				}
+			}
+			ms = append(ms, Move{From: o, To: n.Cell, Mid: -1})
+			i++
+		}
+	}
+	return ms
+}
+
+// dedupe removes repeated (from, to, promotion) triples from ms[start:],
+// which all share one origin.
+func dedupe(ms []Move, start int) []Move {
+	if len(ms)-start < 2 {
+		return ms
+	}
+	var seen [5]uint64 // up to 320 cells
+	w := start
+	for i := start; i < len(ms); i++ {
+		m := ms[i]
+		t := int(m.To)
+		if m.Promo != NoKind {
+			// Promotions come in groups of four per destination.
+			dupe := false
+			for j := start; j < w; j++ {
+				if ms[j].Same(m) {
+					dupe = true
+					break
+				}
+			}
+			if !dupe {
+				ms[w] = m
+				w++
+			}
+			continue
+		}
+		if seen[t>>6]&(1<<(uint(t)&63)) != 0 {
+			continue
+		}
+		seen[t>>6] |= 1 << (uint(t) & 63)
+		ms[w] = m
+		w++
+	}
+	return ms[:w]
+}
+
+// genPseudo appends every pseudo-legal move of the side to move (moves
+// that may still leave the own king attacked).
+func (p *Position) genPseudo(ms []Move) []Move {
+	g := p.g
+	b := p.Board
+	us := p.Side
+	for o := range b {
+		pc := b[o]
+		if pc == 0 || pc.Color() != us {
+			continue
+		}
+		start := len(ms)
+		ms = p.genPieceFIDE(ms, int16(o))
+		if g.Twin != nil {
+			t := g.Twin[o]
+			if x := b[t]; x == 0 || x.Color() != us {
+				fl := FlagPhase
+				if x != 0 {
+					fl |= FlagCapture
+				}
+				if pc.Kind() == Pawn {
+					ms = addPawnMove(ms, g, us, pc.FlipDir().Dir(), int16(o), t, fl)
+				} else {
+					ms = append(ms, Move{From: int16(o), To: t, Flags: fl, Mid: -1})
+				}
+			}
+		}
+		if g.MayDup {
+			ms = dedupe(ms, start)
+		}
+	}
+	ms = p.genEnPassant(ms)
+	ms = p.genCastling(ms)
+	return ms
+}
+
+func (p *Position) genEnPassant(ms []Move) []Move {
+	if p.EPSkip < 0 {
+		return ms
+	}
+	g := p.g
+	us := p.Side
+	for _, o := range g.KingSteps[p.EPPawn] {
+		pc := p.Board[o]
+		if pc.Kind() != Pawn || pc.Color() != us {
+			continue
+		}
+		if containsCell(g.PawnCap[us][pc.Dir()][o], p.EPSkip) && p.Board[p.EPSkip] == 0 {
+			ms = append(ms, Move{From: o, To: p.EPSkip, Flags: FlagEnPassant | FlagCapture, Mid: -1})
+		}
+	}
+	return ms
+}
+
+func (p *Position) genCastling(ms []Move) []Move {
+	us := p.Side
+	them := us.Other()
+	for i := range p.V.Castling {
+		cd := &p.V.Castling[i]
+		if cd.Color != us || p.Castle&cd.Right == 0 {
+			continue
+		}
+		if p.Board[cd.KingFrom] != MakePiece(us, King, false) || p.Board[cd.RookFrom] != MakePiece(us, Rook, false) {
+			continue
+		}
+		ok := true
+		for _, c := range cd.Empty {
+			if p.Board[c] != 0 {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		for _, c := range cd.Safe {
+			if p.Attacked(int(c), them) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			ms = append(ms, Move{From: cd.KingFrom, To: cd.KingTo, Flags: FlagCastle, Mid: -1})
+		}
+	}
+	return ms
+}
+
+// LegalMoves returns every legal move of the side to move.
+func (p *Position) LegalMoves() []Move {
+	return p.AppendLegal(make([]Move, 0, 64))
+}
+
+// AppendLegal appends the legal moves to ms.
+func (p *Position) AppendLegal(ms []Move) []Move {
+	if p.V.Observation {
+		return p.appendHeisenberg(ms)
+	}
+	return p.appendLegal(ms, true)
+}
+
+// appendLegal filters pseudo-legal moves by king safety and, on the Möbius
+// strip, the mate rule (skipped when mateRule is false: RULES §3 does not
+// apply it inside its own checkmate test).
+func (p *Position) appendLegal(ms []Move, mateRule bool) []Move {
+	start := len(ms)
+	ms = p.genPseudo(ms)
+	us := p.Side
+	them := us.Other()
+	k := p.King[us]
+	if k < 0 {
+		return ms
+	}
+	inCheck := p.Attacked(int(k), them)
+	pin := p.g.pinnable[k]
+	// The Möbius mate rules only concern moves that end on the twin of the
+	// enemy king's cell.
+	mateTwin := int16(-1)
+	if mateRule && p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
+		mateTwin = p.g.Twin[p.King[them]]
+	}
+	w := start
+	for i := start; i < len(ms); i++ {
+		m := ms[i]
+		need := inCheck || m.From == k || m.Flags&(FlagEnPassant|FlagCastle) != 0 || pin.has(int(m.From))
+		mate := mateTwin >= 0 && (m.To == mateTwin || m.Flags&FlagCastle != 0)
+		if need || mate {
+			u := p.Make(m)
+			ok := true
+			if need {
+				ok = !p.Attacked(int(p.King[us]), them)
+			}
+			if ok && mate {
+				ok = !p.violatesMateRule(m, u)
+			}
+			p.Unmake(m, u)
+			if !ok {
+				continue
+			}
+		}
+		ms[w] = m
+		w++
+	}
+	return ms[:w]
+}
+
+// violatesMateRule is called with the move made; the side to move is the
+// opponent of the mover.
+func (p *Position) violatesMateRule(m Move, u Undo) bool {
+	ek := p.King[p.Side]
+	if ek < 0 || p.g.Twin == nil {
+		return false
+	}
+	tw := p.g.Twin[ek]
+	landed := m.To == tw || (u.rookTo >= 0 && u.rookTo == tw)
+	if !landed {
+		return false
+	}
+	if p.V.MateRule == MateRuleNierse {
+		return true
+	}
+	if !p.InCheck() {
+		return false
+	}
+	var buf [256]Move
+	return len(p.appendLegal(buf[:0], false)) == 0
+}
