@@ -94,10 +94,10 @@ type Geometry struct {
 
 type bitset []uint64
 
-func newBitset(n int) bitset       { return make(bitset, (n+63)/64) }
-func (b bitset) has(i int) bool    { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
-func (b bitset) set(i int)         { b[i>>6] |= 1 << (uint(i) & 63) }
-func kindBit(k Kind) uint8         { return 1 << k }
+func newBitset(n int) bitset    { return make(bitset, (n+63)/64) }
+func (b bitset) has(i int) bool { return b[i>>6]&(1<<(uint(i)&63)) != 0 }
+func (b bitset) set(i int)      { b[i>>6] |= 1 << (uint(i) & 63) }
+func kindBit(k Kind) uint8      { return 1 << k }
 func containsCell(s []int16, c int16) bool {
 	for _, x := range s {
 		if x == c {
