@@ -6,7 +6,7 @@ import "testing"
 type perftCase struct {
 	name    string
 	variant string
-	pos     string // "" for the start position
+	pos     string   // "" for the start position
 	counts  []uint64 // by depth from 1; 0 where no value is published
 }
 
