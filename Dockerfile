@@ -1,0 +1,18 @@
+# Build a static binary, then run it as a non-root user with the database
+# on a volume.
+FROM golang:1.26 AS build
+WORKDIR /src
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/topochess ./cmd/topochess
+
+FROM gcr.io/distroless/static-debian12:nonroot
+COPY --from=build /out/topochess /usr/local/bin/topochess
+COPY config.example.yaml /etc/topochess/config.yaml
+VOLUME ["/data"]
+ENV TOPOCHESS_STORAGE_PATH=/data/topochess.db
+USER nonroot:nonroot
+EXPOSE 8080
+ENTRYPOINT ["/usr/local/bin/topochess"]
+CMD ["serve", "--config", "/etc/topochess/config.yaml"]
