@@ -299,7 +299,7 @@ func (p *Position) appendLegal(ms []Move, mateRule bool) []Move {
 		return ms
 	}
 	inCheck := p.Attacked(int(k), them)
-	pin := p.g.pinnable[k]
+	pin := p.pinned(k, us)
 	// The Möbius mate rules only concern moves that end on the twin of the
 	// enemy king's cell.
 	mateTwin := int16(-1)
@@ -351,4 +351,45 @@ func (p *Position) violatesMateRule(m Move, u Undo) bool {
 	}
 	var buf [256]Move
 	return len(p.appendLegal(buf[:0], false)) == 0
+}
+
+// pinned returns the cells whose piece may not move freely because it
+// shields the king on k from an enemy rider: the first piece on a line
+// toward k, with an enemy rider of a matching kind next on that line. At a
+// switch the lines are more tangled, so there every piece standing on a
+// line toward the king is tested.
+func (p *Position) pinned(k int16, us Color) bitset {
+	g := p.g
+	if g.hasPartner {
+		return g.pinnable[k]
+	}
+	var out bitset = p.pinBuf[:len(g.pinnable[k])]
+	for i := range out {
+		out[i] = 0
+	}
+	nodes := g.attackTrie[k]
+	b := p.Board
+	blocker, blockEnd := int16(-1), 0
+	for i := 0; i < len(nodes); {
+		if i >= blockEnd {
+			blocker = -1
+		}
+		n := &nodes[i]
+		pc := b[n.Cell]
+		if pc == 0 {
+			i++
+			continue
+		}
+		if blocker < 0 && pc.Color() == us {
+			// Our first piece on these lines: look behind it.
+			blocker, blockEnd = n.Cell, int(n.Skip)
+			i++
+			continue
+		}
+		if blocker >= 0 && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
+			out.set(int(blocker))
+		}
+		i = int(n.Skip)
+	}
+	return out
 }

@@ -16,6 +16,8 @@ type Position struct {
 	Halfmove, Fullmove int
 	King               [2]int16
 	Hash               uint64
+	// pinBuf is scratch space for the pinned set (up to 320 cells).
+	pinBuf [5]uint64
 }
 
 // Undo is what Unmake needs to restore the position before a move.
