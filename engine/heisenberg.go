@@ -324,8 +324,9 @@ func (p *Position) pieceMoves(ms []Move, o int16, w *watch, sOf *[64]int16) []Mo
 }
 
 // keepLegal drops from ms[start:] the moves that leave the mover's king
-// attacked. Only moves from a line through the king, king moves, en
-// passant and every move when in check can do that.
+// attacked. Only moves of a pinned piece, king moves, en passant and every
+// move when in check can do that: wherever a change of speed or position
+// lands, it cannot open a line the origin did not shield.
 func (p *Position) keepLegal(ms []Move, start int) []Move {
 	us := p.Side
 	them := us.Other()
@@ -334,7 +335,7 @@ func (p *Position) keepLegal(ms []Move, start int) []Move {
 		return ms
 	}
 	inCheck := p.Attacked(int(k), them)
-	pin := p.g.pinnable[k]
+	pin := p.pinned(k, us)
 	w := start
 	for i := start; i < len(ms); i++ {
 		m := ms[i]
