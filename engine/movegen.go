@@ -355,14 +355,11 @@ func (p *Position) violatesMateRule(m Move, u Undo) bool {
 
 // pinned returns the cells whose piece may not move freely because it
 // shields the king on k from an enemy rider: the first piece on a line
-// toward k, with an enemy rider of a matching kind next on that line. At a
-// switch the lines are more tangled, so there every piece standing on a
-// line toward the king is tested.
+// toward k, with an enemy rider of a matching kind next on that line. An
+// empty switch half counts as holding the piece on its other half: that
+// piece blocks the line there, and moving it away opens it.
 func (p *Position) pinned(k int16, us Color) bitset {
 	g := p.g
-	if g.hasPartner {
-		return g.pinnable[k]
-	}
 	var out bitset = p.pinBuf[:len(g.pinnable[k])]
 	for i := range out {
 		out[i] = 0
@@ -375,18 +372,25 @@ func (p *Position) pinned(k int16, us Color) bitset {
 			blocker = -1
 		}
 		n := &nodes[i]
-		pc := b[n.Cell]
+		at := n.Cell
+		pc := b[at]
+		if pc == 0 && g.hasPartner {
+			if pp := g.Partner[at]; pp >= 0 {
+				at, pc = pp, b[pp]
+			}
+		}
 		if pc == 0 {
 			i++
 			continue
 		}
 		if blocker < 0 && pc.Color() == us {
 			// Our first piece on these lines: look behind it.
-			blocker, blockEnd = n.Cell, int(n.Skip)
+			blocker, blockEnd = at, int(n.Skip)
 			i++
 			continue
 		}
-		if blocker >= 0 && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
+		// A rider on the other half of a switch only blocks this line.
+		if blocker >= 0 && at == n.Cell && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
 			out.set(int(blocker))
 		}
 		i = int(n.Skip)
