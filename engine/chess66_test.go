@@ -345,15 +345,7 @@ func TestChess66SwitchAttackRandomGames(t *testing.T) {
 			// Prefer moves into switches so they are often occupied.
 			// The pin shortcut of appendLegal against trying every
 			// pseudo-legal move.
-			var brute []string
-			for _, m := range p.genPseudo(nil) {
-				u := p.Make(m)
-				if !p.Attacked(int(p.King[p.Side.Other()]), p.Side) {
-					brute = append(brute, p.Canonical(m))
-				}
-				p.Unmake(m, u)
-			}
-			sort.Strings(brute)
+			brute := legalByTrial(p)
 			if legal := p.CanonicalMoves(); !slices.Equal(legal, brute) {
 				t.Fatalf("%s: legal %v, by trial %v", p, legal, brute)
 			}
@@ -370,6 +362,72 @@ func TestChess66SwitchAttackRandomGames(t *testing.T) {
 	t.Logf("%d occupied switches checked", checked)
 	if checked < 100 {
 		t.Fatalf("only %d occupied switches seen", checked)
+	}
+}
+
+// legalByTrial is the legal-move list found the slow way: every
+// pseudo-legal move made and the own king looked at.
+func legalByTrial(p *Position) []string {
+	var out []string
+	for _, m := range p.genPseudo(nil) {
+		u := p.Make(m)
+		if !p.Attacked(int(p.King[p.Side.Other()]), p.Side) {
+			out = append(out, p.Canonical(m))
+		}
+		p.Unmake(m, u)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Random sparse positions crowded around the switches, where pins run
+// through a switch half or are held by a piece on the other half: the
+// legal-move filter must agree with trial.
+func TestChess66PinsAtSwitches(t *testing.T) {
+	v := c66(t)
+	g := v.Geo
+	near := strings.Fields("4 a4 5 h5 a1 a2 a3 b3 b4 c4 a5 b5 c5 a6 b6 a8 b8 c6 d7 e8 d1 h1 h4 g4 g3 h6 g5 g6 h8 g8 f4 e4 e2")
+	rng := rand.New(rand.NewSource(6666))
+	pick := func() string {
+		if rng.Intn(3) > 0 {
+			return near[rng.Intn(len(near))]
+		}
+		return g.Name(rng.Intn(g.N))
+	}
+	checked := 0
+	for try := 0; try < 20000 && checked < 3000; try++ {
+		used := map[string]bool{}
+		var toks []string
+		place := func(letter string) {
+			for {
+				c := pick()
+				if !used[c] {
+					used[c] = true
+					toks = append(toks, letter+c)
+					return
+				}
+			}
+		}
+		place("K")
+		place("k")
+		for n := 2 + rng.Intn(6); n > 0; n-- {
+			place(string("QRBNqrbnRBrb"[rng.Intn(12)]))
+		}
+		side := "w"
+		if rng.Intn(2) == 0 {
+			side = "b"
+		}
+		p, err := v.ParsePosition(side + " " + strings.Join(toks, ",") + " - - 0 1")
+		if err != nil {
+			continue // two pieces in a switch, or the side not to move in check
+		}
+		if legal, trial := p.CanonicalMoves(), legalByTrial(p); !slices.Equal(legal, trial) {
+			t.Fatalf("%s: legal %v, by trial %v", p, legal, trial)
+		}
+		checked++
+	}
+	if checked < 3000 {
+		t.Fatalf("only %d positions checked", checked)
 	}
 }
 
