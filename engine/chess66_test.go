@@ -25,7 +25,7 @@ func c66Pos(t *testing.T, s string) *Position {
 
 // destinations lists, sorted, where the legal moves of the piece on from go
 // (promotions counted once).
-func destinations(p *Position, from string) []string {
+func c66Destinations(p *Position, from string) []string {
 	f := p.g.Cell(from)
 	seen := map[string]bool{}
 	var out []string
@@ -39,7 +39,7 @@ func destinations(p *Position, from string) []string {
 	return out
 }
 
-func cellNames(g *Geometry, cs []Arrival) []string {
+func c66ArrivalNames(g *Geometry, cs []Arrival) []string {
 	var out []string
 	for _, a := range cs {
 		out = append(out, g.Name(a.Cell))
@@ -48,7 +48,7 @@ func cellNames(g *Geometry, cs []Arrival) []string {
 	return out
 }
 
-func sortedFields(s string) []string {
+func c66SortedFields(s string) []string {
 	f := strings.Fields(s)
 	sort.Strings(f)
 	return f
@@ -97,12 +97,12 @@ func TestChess66Steps(t *testing.T) {
 			got := step(g.Cell(from), d)
 			if want == "" {
 				if len(got) != 0 {
-					t.Errorf("%s dir %d: got %v, want nothing", from, d, cellNames(g, got))
+					t.Errorf("%s dir %d: got %v, want nothing", from, d, c66ArrivalNames(g, got))
 				}
 				continue
 			}
 			if len(got) != 1 || g.Name(got[0].Cell) != want || got[0].Dir != d {
-				t.Errorf("%s dir %d: got %v, want %s", from, d, cellNames(g, got), want)
+				t.Errorf("%s dir %d: got %v, want %s", from, d, c66ArrivalNames(g, got), want)
 			}
 		}
 	}
@@ -131,8 +131,8 @@ func TestChess66Steps(t *testing.T) {
 	}
 	for _, tc := range forks {
 		got := step(g.Cell(tc.from), tc.dir)
-		if !slices.Equal(cellNames(g, got), tc.want) {
-			t.Errorf("%s dir %d: got %v, want %v", tc.from, tc.dir, cellNames(g, got), tc.want)
+		if !slices.Equal(c66ArrivalNames(g, got), tc.want) {
+			t.Errorf("%s dir %d: got %v, want %v", tc.from, tc.dir, c66ArrivalNames(g, got), tc.want)
 		}
 		for _, a := range got {
 			if a.Dir != tc.dir {
@@ -208,9 +208,9 @@ func TestChess66Examples(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p := c66Pos(t, tc.pos)
-			got := destinations(p, tc.from)
-			if tc.exact != "" && !slices.Equal(got, sortedFields(tc.exact)) {
-				t.Errorf("moves from %s: got %v, want %v", tc.from, got, sortedFields(tc.exact))
+			got := c66Destinations(p, tc.from)
+			if tc.exact != "" && !slices.Equal(got, c66SortedFields(tc.exact)) {
+				t.Errorf("moves from %s: got %v, want %v", tc.from, got, c66SortedFields(tc.exact))
 			}
 			for _, c := range strings.Fields(tc.has) {
 				if !slices.Contains(got, c) {
@@ -256,7 +256,7 @@ func TestChess66NoMoveBetweenHalves(t *testing.T) {
 			pos := side + " " + pc + half + "," + kings + " - - 0 1"
 			p := c66Pos(t, pos)
 			partner := p.g.Name(int(p.g.Partner[p.g.Cell(half)]))
-			if got := destinations(p, half); slices.Contains(got, partner) {
+			if got := c66Destinations(p, half); slices.Contains(got, partner) {
 				t.Errorf("%s: %s moves to %s", pos, half, partner)
 			}
 		}
@@ -345,7 +345,7 @@ func TestChess66SwitchAttackRandomGames(t *testing.T) {
 			// Prefer moves into switches so they are often occupied.
 			// The pin shortcut of appendLegal against trying every
 			// pseudo-legal move.
-			brute := legalByTrial(p)
+			brute := c66LegalByTrial(p)
 			if legal := p.CanonicalMoves(); !slices.Equal(legal, brute) {
 				t.Fatalf("%s: legal %v, by trial %v", p, legal, brute)
 			}
@@ -367,7 +367,7 @@ func TestChess66SwitchAttackRandomGames(t *testing.T) {
 
 // legalByTrial is the legal-move list found the slow way: every
 // pseudo-legal move made and the own king looked at.
-func legalByTrial(p *Position) []string {
+func c66LegalByTrial(p *Position) []string {
 	var out []string
 	for _, m := range p.genPseudo(nil) {
 		u := p.Make(m)
@@ -421,7 +421,7 @@ func TestChess66PinsAtSwitches(t *testing.T) {
 		if err != nil {
 			continue // two pieces in a switch, or the side not to move in check
 		}
-		if legal, trial := p.CanonicalMoves(), legalByTrial(p); !slices.Equal(legal, trial) {
+		if legal, trial := p.CanonicalMoves(), c66LegalByTrial(p); !slices.Equal(legal, trial) {
 			t.Fatalf("%s: legal %v, by trial %v", p, legal, trial)
 		}
 		checked++
@@ -431,7 +431,7 @@ func TestChess66PinsAtSwitches(t *testing.T) {
 	}
 }
 
-func isMate(p *Position) bool { return p.InCheck() && len(p.LegalMoves()) == 0 }
+func c66IsMate(p *Position) bool { return p.InCheck() && len(p.LegalMoves()) == 0 }
 
 // The seed: "Queen and rook can thus checkmate an opposing king standing
 // for example on a8 starting from line a1/a3 without the help of other
@@ -441,7 +441,7 @@ func TestChess66RookAloneMates(t *testing.T) {
 		"b Ra1,Kh1,ka8 - - 0 1", "b Ra2,Kh1,ka8 - - 0 1", "b Ra3,Kh1,ka8 - - 0 1",
 		"b Qa1,Kh1,ka8 - - 0 1",
 	} {
-		if !isMate(c66Pos(t, pos)) {
+		if !c66IsMate(c66Pos(t, pos)) {
 			t.Errorf("%s is not mate", pos)
 		}
 	}
@@ -452,7 +452,7 @@ func TestChess66RookAloneMates(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.Make(m)
-	if !isMate(p) {
+	if !c66IsMate(p) {
 		t.Errorf("c3-a3 is not mate: %s", p)
 	}
 }
@@ -469,7 +469,7 @@ func TestChess66Pawns(t *testing.T) {
 	if promos != 4 {
 		t.Errorf("b7-b8: %d promotions, want 4", promos)
 	}
-	if got := destinations(c66Pos(t, "b pc2,Kh8,ka8 - - 0 1"), "c2"); !slices.Equal(got, []string{"c1"}) {
+	if got := c66Destinations(c66Pos(t, "b pc2,Kh8,ka8 - - 0 1"), "c2"); !slices.Equal(got, []string{"c1"}) {
 		t.Errorf("black c2: %v", got)
 	}
 	// En passant after a double step into the switch: the black pawn on b4
@@ -502,7 +502,7 @@ func TestChess66Pawns(t *testing.T) {
 }
 
 func TestChess66Castling(t *testing.T) {
-	got := destinations(c66Pos(t, "w Ra1,Ke1,Rh1,ke8 KQ - 0 1"), "e1")
+	got := c66Destinations(c66Pos(t, "w Ra1,Ke1,Rh1,ke8 KQ - 0 1"), "e1")
 	for _, c := range []string{"c1", "g1"} {
 		if !slices.Contains(got, c) {
 			t.Errorf("king e1: %v lacks castling to %s", got, c)
@@ -510,7 +510,7 @@ func TestChess66Castling(t *testing.T) {
 	}
 	// Through the shift and the switch h5/5, a rook on h8 sees h7, h6, h5
 	// and then g4, g3, g2, g1: White may not castle short.
-	got = destinations(c66Pos(t, "w Ra1,Ke1,Rh1,ke8,rh8 KQ - 0 1"), "e1")
+	got = c66Destinations(c66Pos(t, "w Ra1,Ke1,Rh1,ke8,rh8 KQ - 0 1"), "e1")
 	if slices.Contains(got, "g1") || !slices.Contains(got, "c1") {
 		t.Errorf("king e1 with a rook on h8: %v", got)
 	}
@@ -565,7 +565,7 @@ func TestChess66MakeUnmake(t *testing.T) {
 	}
 }
 
-func polyArea(ps []Point) float64 {
+func c66PolyArea(ps []Point) float64 {
 	a := 0.0
 	for i := range ps {
 		j := (i + 1) % len(ps)
@@ -588,7 +588,7 @@ func TestChess66Layout(t *testing.T) {
 				t.Errorf("%s outside the board box", g.Name(s.Cell))
 			}
 		}
-		if a := polyArea(s.Poly); math.Abs(a-1) > 1e-9 {
+		if a := c66PolyArea(s.Poly); math.Abs(a-1) > 1e-9 {
 			t.Errorf("%s has area %v", g.Name(s.Cell), a)
 		}
 	}
@@ -616,7 +616,7 @@ func TestChess66Layout(t *testing.T) {
 		// The transfer cell's edges are the top edge of the cell below and
 		// the bottom edge of the cell above.
 		below, above := shapes[tc.below].Poly, shapes[tc.above].Poly
-		if !hasEdge(s.Poly, below[2], below[3]) || !hasEdge(s.Poly, above[0], above[1]) {
+		if !c66HasEdge(s.Poly, below[2], below[3]) || !c66HasEdge(s.Poly, above[0], above[1]) {
 			t.Errorf("%s does not join %s to %s: %v", tc.cell, tc.below, tc.above, s.Poly)
 		}
 	}
@@ -631,7 +631,7 @@ func TestChess66Layout(t *testing.T) {
 	}
 }
 
-func hasEdge(poly []Point, a, b Point) bool {
+func c66HasEdge(poly []Point, a, b Point) bool {
 	for i := range poly {
 		p, q := poly[i], poly[(i+1)%len(poly)]
 		if (p == a && q == b) || (p == b && q == a) {
