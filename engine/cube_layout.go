@@ -181,19 +181,27 @@ func (pl *cubeNetPlan) chooseLabels() []cubeLabel {
 			opts[f][o], cost[f][o] = pl.labels(f, cubeLabelChoice{o & 1, o >> 1})
 		}
 	}
+	// Labels lie within two cells of the net's boxes; stamp them on a grid
+	// of doubled units, the stamp being the combination being tried.
+	boxes := 0
+	for _, at := range cubeNet {
+		boxes = max(boxes, at[0]+1, at[1]+1)
+	}
+	off := 4
+	span := 2*boxes*(pl.b.n+1) + 2*off
+	stamp := make([]int, span*span)
 	best, bestCost := -1, 1<<30
 	for combo := 0; combo < 1<<12; combo++ {
 		total := 0
-		seen := map[[2]int]bool{}
 		for f := 1; f <= 6 && total < bestCost; f++ {
 			o := combo >> (2 * (f - 1)) & 3
 			total += cost[f][o]
 			for _, l := range opts[f][o] {
-				k := [2]int{l.x, l.y}
-				if seen[k] {
+				k := (l.y+off)*span + l.x + off
+				if stamp[k] == combo+1 {
 					total += 100
 				}
-				seen[k] = true
+				stamp[k] = combo + 1
 			}
 		}
 		if total < bestCost {
