@@ -450,10 +450,14 @@ func newCubeVariant(cv *cubeVariant) *Variant {
 	return v
 }
 
-const cubeRulesCommon = "• Edge cells belong to two faces and corner cells to three; every name of a cell works (1a8 = 4a1 = 5a8).\n" +
-	"• Lines run straight over the edges of the cube. Rooks and bishops may stop or capture on a corner cell but never pass it; a queen passes through a corner and turns there: a diagonal becomes a straight line along the far edge, a straight line becomes a diagonal of the far face.\n" +
-	"• Knights jump two king steps away, never to a cell a king, rook or bishop could reach in one or two steps.\n" +
-	"• Pawns always move toward their promotion cells: a pawn steps straight onto any neighbour that is one step closer and captures diagonally onto any neighbour that is closer. Near the side faces and corners a pawn can have two forward cells. A pawn still on one of its side's starting pawn cells may move two cells in a straight line; en passant works as usual.\n"
+// cubeRules is the part of the players' rules both cubes share; aliases is
+// an example of a corner's three names on that board.
+func cubeRules(aliases string) string {
+	return "• Edge cells belong to two faces and corner cells to three; every name of a cell works (" + aliases + ").\n" +
+		"• Lines run straight over the edges of the cube. Rooks and bishops may stop or capture on a corner cell but never pass it; a queen passes through a corner and turns there: a diagonal becomes a straight line along the far edge, a straight line becomes a diagonal of the far face.\n" +
+		"• Knights jump two king steps away, never to a cell a king, rook or bishop could reach in one or two steps.\n" +
+		"• Pawns always move toward their promotion cells: a pawn steps straight onto any neighbour that is one step closer and captures diagonally onto any neighbour that is closer. Near the side faces and corners a pawn can have two forward cells. A pawn still on one of its side's starting pawn cells may move two cells in a straight line; en passant works as usual.\n"
+}
 
 func newCube8() *Variant {
 	white := append(append(cellRange(1, 'a', 'h', 7), cellRange(4, 'a', 'h', 2)...), "5b7", "6b2")
@@ -471,7 +475,7 @@ func newCube8() *Variant {
 		name:     "Cube chess",
 		short:    "Six 8×8 faces glued into a cube that share their edge cells (296 cells).",
 		rules: "Cube chess: the board is the surface of a cube, six 8×8 faces numbered 1–6; a cell is named face, file, rank, like 1e4.\n" +
-			cubeRulesCommon +
+			cubeRules("1a8 = 4a1 = 5a8") +
 			"• White starts on the edge where faces 1 and 4 meet (king on 1e8), Black on the edge of faces 2 and 3 (king on 2e1), each with pawns in front of and behind its pieces and next to its corner rooks on faces 5 and 6.\n" +
 			"• White promotes on Black's home edge (2a1–2h1), Black on White's (1a8–1h8).\n" +
 			"• Castling as usual along the home edge: 1e8-1g8 or 1e8-1c8 for White, 2e1-2g1 or 2e1-2c1 for Black.\n" +
@@ -504,7 +508,7 @@ func newCube5() *Variant {
 		name:  "Cube chess 5×5",
 		short: "A small cube of six 5×5 faces (98 cells); the armies start on opposite faces.",
 		rules: "Cube chess 5×5: the board is the surface of a cube, six 5×5 faces numbered 1–6; a cell is named face, file, rank, like 1c3.\n" +
-			cubeRulesCommon +
+			cubeRules("1a5 = 4a1 = 5a5") +
 			"• White starts on face 1 and Black on the opposite face 3, each with two queens and a ring of 16 pawns.\n" +
 			"• White promotes on any cell of face 3, Black on any cell of face 1.\n" +
 			"• No castling. Otherwise FIDE rules; draws are automatic on threefold repetition, after 100 half-moves without a capture or pawn move, and with only the kings left.",

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -700,6 +701,23 @@ func TestCubeRulesText(t *testing.T) {
 		for _, s := range []string{"corner", "queen", "promot", "Pawns"} {
 			if !strings.Contains(v.Rules, s) {
 				t.Errorf("%s rules do not mention %q", id, s)
+			}
+		}
+		// Every cell the text names exists on that board, and an example
+		// of aliases names one cell.
+		for _, m := range regexp.MustCompile(`\b[1-6][a-h][1-8]\b`).FindAllString(v.Rules, -1) {
+			if v.Geo.Cell(m) < 0 {
+				t.Errorf("%s rules name %s, not a cell of this board", id, m)
+			}
+		}
+		if al := regexp.MustCompile(`\(([^()]*=[^()]*)\)`).FindStringSubmatch(v.Rules); al == nil {
+			t.Errorf("%s rules give no alias example", id)
+		} else {
+			names := strings.Split(al[1], " = ")
+			for _, nm := range names {
+				if v.Geo.Cell(nm) != v.Geo.Cell(names[0]) || v.Geo.Cell(nm) < 0 {
+					t.Errorf("%s rules: %q are not names of one cell", id, al[1])
+				}
 			}
 		}
 	}
