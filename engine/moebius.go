@@ -1,0 +1,135 @@
+package engine
+
+import "fmt"
+
+// Möbius chess (RULES §3): an 8×8 board drawn on both sides of a strip of
+// paper that is twisted once and glued. Unrolled, the strip is a 16×8
+// cylinder: columns 0–7 are the front (a1…h8), columns 8–15 the back
+// (primed names, ranks counted from the other edge).
+
+func init() {
+	register("moebius", func() *Variant { return newMoebius("moebius", MateRuleMoebius) })
+	register("moebius-nierse", func() *Variant { return newMoebius("moebius-nierse", MateRuleNierse) })
+}
+
+const (
+	moebiusW = 16
+	moebiusH = 8
+)
+
+// moebiusCell is the index of (x, y); rows are contiguous so the grid pawn
+// rule (which reads the row as cell / width) applies unchanged.
+func moebiusCell(x, y int) int { return y*moebiusW + x }
+
+// moebiusName names (x, y) as RULES §3 does: a1…h8 on the front, and on the
+// back the file with a prime and rank 8−y, so that a cell and its twin
+// share a name up to the prime.
+func moebiusName(x, y int) string {
+	if x < 8 {
+		return fmt.Sprintf("%c%d", 'a'+x, y+1)
+	}
+	return fmt.Sprintf("%c%d'", 'a'+x-8, 8-y)
+}
+
+// moebiusStep wraps files (the glued ends) and stops at the top and bottom
+// rows, the two edges of the strip.
+func moebiusStep(c, d int) []Arrival {
+	x, y := c%moebiusW+DirVec[d][0], c/moebiusW+DirVec[d][1]
+	if y < 0 || y >= moebiusH {
+		return nil
+	}
+	x = (x + moebiusW) % moebiusW
+	return []Arrival{{moebiusCell(x, y), d}}
+}
+
+func newMoebiusGeometry() *Geometry {
+	names := make([]string, moebiusW*moebiusH)
+	for y := 0; y < moebiusH; y++ {
+		for x := 0; x < moebiusW; x++ {
+			names[moebiusCell(x, y)] = moebiusName(x, y)
+		}
+	}
+	// Cell() folds ’ ′ ` and a trailing p to "'", so the canonical names
+	// are the only aliases needed.
+	g := newGeometry(names)
+	g.buildFromSteps(moebiusStep)
+	// Pawns go by their direction, not their colour: '+' toward row 7
+	// (double step from row 1), '-' toward row 0 (double step from row 6).
+	// The grid rule already reads only the direction.
+	g.buildPawns(moebiusStep, colourPawns(moebiusW, moebiusH))
+	g.Twin = make([]int16, g.N)
+	for y := 0; y < moebiusH; y++ {
+		for x := 0; x < moebiusW; x++ {
+			g.Twin[moebiusCell(x, y)] = int16(moebiusCell((x+8)%moebiusW, moebiusH-1-y))
+		}
+	}
+	// A rook on an open row reaches every cell of it both ways round.
+	g.MayDup = true
+	g.PawnDirs = true
+	g.Layout = moebiusLayout()
+	g.finish()
+	return g
+}
+
+// moebiusLayout draws the unrolled strip as the seed prints it: bottom row
+// a1 … h1 a8' … h8', the back half tinted, with glue marks on the two short
+// edges, which are joined row by row (a1 beside h8', a8 beside h1').
+func moebiusLayout() *Layout {
+	l := gridLayout(moebiusW, moebiusH, moebiusCell)
+	for i := range l.Shapes {
+		if l.Shapes[i].Cell%moebiusW >= 8 {
+			l.Shapes[i].Tint = true
+		}
+	}
+	for x := 0; x < moebiusW; x++ {
+		f := string(rune('a' + x%8))
+		if x >= 8 {
+			f += "'"
+		}
+		l.Labels = append(l.Labels, Label{At: Point{float64(x) + 0.5, -0.4}, Text: f})
+	}
+	for y := 0; y < moebiusH; y++ {
+		l.Labels = append(l.Labels,
+			Label{At: Point{-0.4, float64(y) + 0.5}, Text: fmt.Sprint(y + 1)},
+			Label{At: Point{moebiusW + 0.4, float64(y) + 0.5}, Text: fmt.Sprintf("%d'", 8-y)})
+	}
+	l.Marks = append(l.Marks,
+		Mark{From: Point{0, 0}, To: Point{0, moebiusH}, Kind: "glue", Text: "↔ h'"},
+		Mark{From: Point{moebiusW, 0}, To: Point{moebiusW, moebiusH}, Kind: "glue", Text: "a ↔"})
+	return l
+}
+
+const moebiusRulesCommon = "• The board is a Möbius strip: an 8×8 board drawn on both sides of a twisted, glued strip of paper, shown unrolled as 16×8. The back side has primed names (a1'…h8'); the left and right ends are glued together, row by row (a1 beside h8', a8 beside h1'). The top and bottom rows are edges.\n" +
+	"• Pieces move as usual and may run round the strip: a rook on an open row reaches every cell of it, a knight can jump across the glued ends.\n" +
+	"• Phasing: any piece, king and pawns included, may instead move straight through the paper to its twin cell — the same name with or without the prime (a5 ↔ a5') — if that cell is empty or holds an enemy piece, which it captures. So every piece attacks its twin cell, and a king can be in check from its twin.\n" +
+	"• A pawn that phases reverses its direction on the picture (it keeps its heading on the paper). Pawns moving up promote on the top row and double-step from the second row; pawns moving down promote on the bottom row and double-step from the seventh. En passant works as usual, also across the glued ends.\n"
+
+const moebiusRulesEnd = "• Start: the usual position on the unprimed half; castling as usual along rank 1 and rank 8 (never round the glued ends).\n" +
+	"• Checkmate wins, stalemate is a draw. Draws are automatic on threefold repetition, after 100 half-moves without a capture or pawn move, and when only the two kings remain. You can always resign or agree a draw.\n" +
+	"• Type moves as from-to, e.g. e2-e4, a1-f8' (a prime may also be typed ’ ′ or p: f8p)."
+
+func newMoebius(id string, rule int) *Variant {
+	g := newMoebiusGeometry()
+	v := &Variant{
+		ID:       id,
+		Geo:      g,
+		Start:    orthodoxStart,
+		Castling: orthodoxCastling(g),
+		MateRule: rule,
+	}
+	switch rule {
+	case MateRuleNierse:
+		v.Name = "Möbius chess (Nierse's rule)"
+		v.Short = "Möbius chess where no piece may ever move onto the twin of the enemy king's cell."
+		v.Rules = "Möbius chess with Rob Nierse's rule.\n" + moebiusRulesCommon +
+			"• Nierse's rule: you may never move a piece onto the twin of the enemy king's cell (no check by phasing at all, mate or not). With castling this counts for the king and the rook.\n" +
+			moebiusRulesEnd
+	default:
+		v.Name = "Möbius chess"
+		v.Short = "Chess on a Möbius strip: a 16×8 board, two sides of one paper, pieces can phase through it."
+		v.Rules = "Möbius chess (Menno Dekker's rules).\n" + moebiusRulesCommon +
+			"• Mate rule: a move is illegal if it checkmates and the piece that moved (after promotion the new piece; when castling the king or the rook) stands on the twin of the enemy king's cell. Check by phasing is allowed; checkmate by a piece on the king's twin is not. So 1. a1-e8' is illegal: it would mate.\n" +
+			moebiusRulesEnd
+	}
+	return v
+}
