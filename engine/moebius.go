@@ -133,3 +133,60 @@ func newMoebius(id string, rule int) *Variant {
 	}
 	return v
 }
+
+// canEscapeTwinCheck reports whether the side to move, whose king is
+// attacked from its twin cell, has a legal move. It is the checkmate test
+// of the inventor's rule (RULES §3), which does not apply the mate rule
+// again, and it runs for every candidate move onto the enemy king's twin,
+// so it stops at the first escape and allocates nothing.
+//
+// A check through the paper cannot be blocked: with the king staying put,
+// only a capture of the piece on the twin can help (a normal capture there,
+// or en passant when that piece is the pawn that just double-stepped).
+// Castling is never a way out of check.
+func (p *Position) canEscapeTwinCheck() bool {
+	g := p.g
+	us := p.Side
+	k := p.King[us]
+	tw := g.Twin[k]
+	var buf [96]Move
+	ms := p.genPieceFIDE(buf[:0], k)
+	if x := p.Board[tw]; x == 0 || x.Color() != us {
+		ms = append(ms, Move{From: k, To: tw, Flags: FlagPhase | FlagCapture, Mid: -1})
+	}
+	if p.anyLegal(ms, -1) {
+		return true
+	}
+	if p.EPPawn == tw && p.anyLegal(p.genEnPassant(buf[:0]), -1) {
+		return true
+	}
+	for o, pc := range p.Board {
+		if pc == 0 || pc.Color() != us || int16(o) == k {
+			continue
+		}
+		// Only the king's own twin is tw, so other pieces reach it by
+		// ordinary moves only.
+		if p.anyLegal(p.genPieceFIDE(buf[:0], int16(o)), tw) {
+			return true
+		}
+	}
+	return false
+}
+
+// anyLegal reports whether one of ms (restricted to those ending on only,
+// unless only is -1) leaves the mover's king unattacked.
+func (p *Position) anyLegal(ms []Move, only int16) bool {
+	us := p.Side
+	for _, m := range ms {
+		if only >= 0 && m.To != only {
+			continue
+		}
+		u := p.Make(m)
+		ok := !p.Attacked(int(p.King[us]), us.Other())
+		p.Unmake(m, u)
+		if ok {
+			return true
+		}
+	}
+	return false
+}

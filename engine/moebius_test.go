@@ -537,3 +537,58 @@ func TestMoebiusRulesText(t *testing.T) {
 		}
 	}
 }
+
+// The inventor's rule decides mate with a fast escape test; it must agree
+// with full legal move generation (mate rule off, as RULES §3 says) for
+// every move onto the enemy king's twin met in a small tree.
+func TestMoebiusEscapeTestAgrees(t *testing.T) {
+	starts := []string{
+		"", // start: a1-e8' and h1-e8' mate
+		"w Ke1,Ra1,Qd4,Nf3,Pe2,ke8,rh8,pd7,pf7,nc6,bg4' K - 0 1",
+		"b Kg1,Rf1,Pg2,Ph2,Pf2,Qb3',kc8,qd4,rd8,pb7,pc7,pa7,nh6' - - 0 1",
+	}
+	checked, mates := 0, 0
+	for _, s := range starts {
+		pos := MustVariant("moebius").StartPosition()
+		if s != "" {
+			pos = mustPos(t, "moebius", s)
+		}
+		var walk func(d int)
+		walk = func(d int) {
+			them := pos.Side.Other()
+			if ek := pos.King[them]; ek >= 0 {
+				tw := pos.g.Twin[ek]
+				for _, m := range pos.genPseudo(nil) {
+					if m.To != tw {
+						continue
+					}
+					u := pos.Make(m)
+					if !pos.Attacked(int(pos.King[pos.Side.Other()]), pos.Side) {
+						full := len(pos.appendLegal(nil, false)) > 0
+						if got := pos.canEscapeTwinCheck(); got != full {
+							t.Errorf("%s: escape test %v, full generation %v", pos, got, full)
+						}
+						checked++
+						if !full {
+							mates++
+						}
+					}
+					pos.Unmake(m, u)
+				}
+			}
+			if d == 0 {
+				return
+			}
+			for _, m := range pos.LegalMoves() {
+				u := pos.Make(m)
+				walk(d - 1)
+				pos.Unmake(m, u)
+			}
+		}
+		walk(2)
+	}
+	if checked < 100 || mates == 0 {
+		t.Errorf("only %d twin checks (%d mates) met; the test needs richer positions", checked, mates)
+	}
+	t.Logf("%d twin checks, %d of them mate", checked, mates)
+}

@@ -346,11 +346,9 @@ func (p *Position) violatesMateRule(m Move, u Undo) bool {
 	if p.V.MateRule == MateRuleNierse {
 		return true
 	}
-	if !p.InCheck() {
-		return false
-	}
-	var buf [256]Move
-	return len(p.appendLegal(buf[:0], false)) == 0
+	// The piece on the twin gives check by phasing, so only the escape
+	// test remains.
+	return !p.canEscapeTwinCheck()
 }
 
 // pinned returns the cells whose piece may not move freely because it
