@@ -106,7 +106,7 @@ const moebiusRulesCommon = "• The board is a Möbius strip: an 8×8 board draw
 
 const moebiusRulesEnd = "• Start: the usual position on the unprimed half; castling as usual along rank 1 and rank 8 (never round the glued ends).\n" +
 	"• Checkmate wins, stalemate is a draw. Draws are automatic on threefold repetition, after 100 half-moves without a capture or pawn move, and when only the two kings remain. You can always resign or agree a draw.\n" +
-	"• Type moves as from-to, e.g. e2-e4, a1-f8' (a prime may also be typed ’ ′ or p: f8p)."
+	"• Type moves as e2-e4, Nf3, O-O or a1-f8' (a prime may also be typed ’, ′ or p: a1-f8p)."
 
 func newMoebius(id string, rule int) *Variant {
 	g := newMoebiusGeometry()

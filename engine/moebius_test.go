@@ -592,3 +592,27 @@ func TestMoebiusEscapeTestAgrees(t *testing.T) {
 	}
 	t.Logf("%d twin checks, %d of them mate", checked, mates)
 }
+
+// Chat input takes every prime spelling of RULES §1.2.
+func TestMoebiusMoveInput(t *testing.T) {
+	p := MustVariant("moebius").StartPosition()
+	for in, want := range map[string]string{
+		"a1-f8'": "a1-f8'", "a1f8p": "a1-f8'", "Ra1f8’": "a1-f8'", "Rhf8′": "h1-f8'",
+		"Nh7'": "b1-h7'", "g1-a7p": "g1-a7'", "e2e2'": "e2-e2'",
+	} {
+		m, err := p.ParseMove(in)
+		if err != nil {
+			t.Errorf("%q: %v", in, err)
+			continue
+		}
+		if got := p.Canonical(m); got != want {
+			t.Errorf("%q read as %s, want %s", in, got, want)
+		}
+	}
+	// Two rooks reach f8', one each way round; e8' would mate by phasing.
+	for _, in := range []string{"Rf8'", "Re8'", "a1-e8p", "Ke1'"} {
+		if _, err := p.ParseMove(in); err == nil {
+			t.Errorf("%q should be refused", in)
+		}
+	}
+}
