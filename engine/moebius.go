@@ -17,8 +17,7 @@ const (
 	moebiusH = 8
 )
 
-// moebiusCell is the index of (x, y); rows are contiguous so the grid pawn
-// rule (which reads the row as cell / width) applies unchanged.
+// moebiusCell is the index of (x, y), row by row.
 func moebiusCell(x, y int) int { return y*moebiusW + x }
 
 // moebiusName names (x, y) as RULES §3 does: a1…h8 on the front, and on the
@@ -53,10 +52,7 @@ func newMoebiusGeometry() *Geometry {
 	// are the only aliases needed.
 	g := newGeometry(names)
 	g.buildFromSteps(moebiusStep)
-	// Pawns go by their direction, not their colour: '+' toward row 7
-	// (double step from row 1), '-' toward row 0 (double step from row 6).
-	// The grid rule already reads only the direction.
-	g.buildPawns(moebiusStep, colourPawns(moebiusW, moebiusH))
+	g.buildPawns(moebiusStep, moebiusPawns)
 	g.Twin = make([]int16, g.N)
 	for y := 0; y < moebiusH; y++ {
 		for x := 0; x < moebiusW; x++ {
@@ -69,6 +65,30 @@ func newMoebiusGeometry() *Geometry {
 	g.Layout = moebiusLayout()
 	g.finish()
 	return g
+}
+
+// moebiusPawns goes by a pawn's direction, never its colour: a phased pawn
+// keeps running the way it faces. '+' pawns head for row 7, double-step
+// from row 1 and promote on row 7; '-' pawns mirror that.
+var moebiusPawns = pawnRule{
+	forward: func(_ Color, dir int) int {
+		if dir == 0 {
+			return DirN
+		}
+		return DirS
+	},
+	captures: func(_ Color, dir int) []int {
+		if dir == 0 {
+			return []int{DirNW, DirNE}
+		}
+		return []int{DirSW, DirSE}
+	},
+	double: func(_ Color, dir int, cell int) bool {
+		return cell/moebiusW == [2]int{1, moebiusH - 2}[dir]
+	},
+	promotion: func(_ Color, dir int, cell int) bool {
+		return cell/moebiusW == [2]int{moebiusH - 1, 0}[dir]
+	},
 }
 
 // moebiusLayout draws the unrolled strip as the seed prints it: bottom row
@@ -145,42 +165,67 @@ func newMoebius(id string, rule int) *Variant {
 // or en passant when that piece is the pawn that just double-stepped).
 // Castling is never a way out of check.
 func (p *Position) canEscapeTwinCheck() bool {
-	g := p.g
 	us := p.Side
 	k := p.King[us]
-	tw := g.Twin[k]
-	var buf [96]Move
+	tw := p.g.Twin[k]
+	var buf [64]Move
 	ms := p.genPieceFIDE(buf[:0], k)
 	if x := p.Board[tw]; x == 0 || x.Color() != us {
 		ms = append(ms, Move{From: k, To: tw, Flags: FlagPhase | FlagCapture, Mid: -1})
 	}
-	if p.anyLegal(ms, -1) {
+	if p.EPPawn == tw {
+		ms = p.genEnPassant(ms)
+	}
+	if p.anyLegal(ms) {
 		return true
 	}
-	if p.EPPawn == tw && p.anyLegal(p.genEnPassant(buf[:0]), -1) {
-		return true
-	}
-	for o, pc := range p.Board {
-		if pc == 0 || pc.Color() != us || int16(o) == k {
-			continue
-		}
-		// Only the king's own twin is tw, so other pieces reach it by
-		// ordinary moves only.
-		if p.anyLegal(p.genPieceFIDE(buf[:0], int16(o)), tw) {
-			return true
-		}
-	}
-	return false
+	// The king is never beside its own twin, so what is left are captures
+	// on tw by the other pieces.
+	return p.anyLegal(p.appendCapturesOn(buf[:0], tw))
 }
 
-// anyLegal reports whether one of ms (restricted to those ending on only,
-// unless only is -1) leaves the mover's king unattacked.
-func (p *Position) anyLegal(ms []Move, only int16) bool {
+// appendCapturesOn appends a capture onto t by every non-king piece of the
+// side to move that attacks t (promotion left out: it does not change
+// whether the king is safe). Like Attacked, it reads the reverse tables.
+func (p *Position) appendCapturesOn(ms []Move, t int16) []Move {
+	g := p.g
+	b := p.Board
 	us := p.Side
-	for _, m := range ms {
-		if only >= 0 && m.To != only {
+	add := func(o int16) { ms = append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1}) }
+	kn := MakePiece(us, Knight, false)
+	for _, o := range g.knightFrom[t] {
+		if b[o] == kn {
+			add(o)
+		}
+	}
+	for d := 0; d < 2; d++ {
+		pw := MakePiece(us, Pawn, d == 1)
+		for _, o := range g.pawnCapFrom[us][d][t] {
+			if b[o] == pw {
+				add(o)
+			}
+		}
+	}
+	nodes := g.attackTrie[t]
+	for i := 0; i < len(nodes); {
+		n := &nodes[i]
+		pc := b[n.Cell]
+		if pc == 0 {
+			i++
 			continue
 		}
+		if pc.Color() == us && n.Mask&kindBit(pc.Kind()) != 0 {
+			add(n.Cell)
+		}
+		i = int(n.Skip)
+	}
+	return ms
+}
+
+// anyLegal reports whether one of ms leaves the mover's king unattacked.
+func (p *Position) anyLegal(ms []Move) bool {
+	us := p.Side
+	for _, m := range ms {
 		u := p.Make(m)
 		ok := !p.Attacked(int(p.King[us]), us.Other())
 		p.Unmake(m, u)
