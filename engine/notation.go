@@ -230,7 +230,57 @@ func (p *Position) pickMove(legal []Move, from, to int, promo Kind) (Move, error
 	if promo != NoKind {
 		return Move{}, moveErr("%s-%s is not a promotion", p.g.Name(from), p.g.Name(to))
 	}
+	if e := p.refusal(from, to); e != nil {
+		return Move{}, e
+	}
 	return Move{}, p.illegalFrom(legal, from)
+}
+
+// refusal explains why a move the piece could make by its own movement is
+// not legal here: it leaves the king attacked, it breaks a Möbius mate
+// rule, or (Heisenberg) it is observed — then the replacing moves are the
+// choices. nil when from→to is not such a move.
+func (p *Position) refusal(from, to int) *MoveError {
+	if p.V.Observation {
+		ob, err := p.Explain(from, to)
+		if err != nil || !ob.Observed {
+			return nil
+		}
+		e := &MoveError{Msg: ob.Describe(p)}
+		seen := map[string]bool{}
+		for _, m := range append(append([]Move(nil), ob.Speed...), ob.Position...) {
+			if c := p.Canonical(m); !seen[c] {
+				seen[c] = true
+				e.Choices = append(e.Choices, c)
+			}
+		}
+		return e
+	}
+	var buf [256]Move
+	for _, m := range p.genPseudo(buf[:0]) {
+		if int(m.From) != from || int(m.To) != to {
+			continue
+		}
+		us := p.Side
+		u := p.Make(m)
+		exposed := p.King[us] >= 0 && p.Attacked(int(p.King[us]), us.Other())
+		p.Unmake(m, u)
+		what := fmt.Sprintf("%s-%s", p.g.Name(from), p.g.Name(to))
+		if exposed {
+			if p.InCheck() {
+				return moveErr("illegal: %s does not get your king out of check", what)
+			}
+			return moveErr("illegal: %s would leave your king in check", what)
+		}
+		switch p.V.MateRule {
+		case MateRuleMoebius:
+			return moveErr("illegal: %s would checkmate with the piece on the twin of the enemy king's cell, which the Möbius rule forbids", what)
+		case MateRuleNierse:
+			return moveErr("illegal: %s would end on the twin of the enemy king's cell, which Nierse's rule forbids", what)
+		}
+		return nil
+	}
+	return nil
 }
 
 func (p *Position) parseSAN(s string, legal []Move) (Move, error) {
@@ -330,6 +380,11 @@ func (p *Position) sanReading(orig string, kind Kind, rest string, promo Kind, l
 				return Move{}, nil, false
 			}
 			return Move{}, moveErr("you have no %s that fits %q", kind.Name(), orig), true
+		}
+		for _, c := range anyFrom {
+			if e := p.refusal(c, to); e != nil {
+				return Move{}, e, true
+			}
 		}
 		if len(anyFrom) == 1 {
 			return Move{}, p.illegalFrom(legal, anyFrom[0]), true

@@ -71,6 +71,8 @@ func TestParseMoveErrors(t *testing.T) {
 		{"", strings.Repeat("e2e4", 50), "too long"},
 		{"", "", "type a move"},
 		{"", "O-O", "cannot castle"},
+		{"4k3/8/8/8/8/8/4r3/3NK3 w - - 0 1", "Nc3", "does not get your king out of check"},
+		{"4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "Nc3", "would leave your king in check"},
 	}
 	for _, tc := range cases {
 		pos := v.StartPosition()
@@ -188,4 +190,28 @@ func newGame(t *testing.T, v *Variant, pos string) *Game {
 		t.Fatal(err)
 	}
 	return g
+}
+
+func TestRefusalExplained(t *testing.T) {
+	v := MustVariant("moebius")
+	pos := v.StartPosition()
+	_, err := pos.ParseMove("a1-e8'")
+	if err == nil || !strings.Contains(err.Error(), "Möbius rule") {
+		t.Errorf("a1-e8' on the Möbius strip: %v", err)
+	}
+	h := MustVariant("heisenberg")
+	pos, err = h.ParsePosition("w Rc3,Be3,Kh1,na5,pe7,bf7,kh8 - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = pos.ParseMove("Rc6")
+	me, ok := err.(*MoveError)
+	if !ok || !strings.Contains(me.Msg, "c4") || len(me.Choices) == 0 {
+		t.Fatalf("observed rook move: %v", err)
+	}
+	for _, c := range me.Choices {
+		if _, err := pos.ParseCanonical(c); err != nil {
+			t.Errorf("offered choice %s is not legal: %v", c, err)
+		}
+	}
 }
