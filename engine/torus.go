@@ -171,18 +171,18 @@ func newTorusFamily(gl gluing) *Variant {
 	case glueTorus:
 		v.ID, v.Name = "toroidal", "Toroidal chess"
 		v.Short = "8×14 torus: top meets bottom and left meets right."
-		v.Rules = torusRules("Toroidal chess: an 8×14 board whose edges are glued both ways, like a doughnut.\n" +
+		v.Rules = torusRules("Toroidal chess: an 8×14 board whose edges are glued both ways, like a doughnut.\n"+
 			"• Rank 14 continues on rank 1 and file h continues on file a. Pieces move straight across the glued edges; there is no edge and no centre.", true)
 	case glueCylinder:
 		v.ID, v.Name = "cylindrical", "Cylindrical chess"
 		v.Short = "8×14 cylinder: top meets bottom, files a and h are edges."
-		v.Rules = torusRules("Cylindrical chess: an 8×14 board rolled into a tube.\n" +
+		v.Rules = torusRules("Cylindrical chess: an 8×14 board rolled into a tube.\n"+
 			"• Rank 14 continues on rank 1; files a and h are ordinary edges.", false)
 	case glueKlein:
 		v.ID, v.Name = "klein", "Klein-bottle chess"
 		v.Short = "8×14 Klein bottle: a torus with a mirrored seam between ranks 11 and 12."
-		v.Rules = torusRules("Klein-bottle chess: the 8×14 torus with a twist.\n" +
-			"• Rank 14 continues on rank 1 and file h on file a, as on the torus.\n" +
+		v.Rules = torusRules("Klein-bottle chess: the 8×14 torus with a twist.\n"+
+			"• Rank 14 continues on rank 1 and file h on file a, as on the torus.\n"+
 			"• The seam between ranks 11 and 12 is mirrored: a11 touches h12, b11 touches g12, and so on. A piece crossing it lands on the mirrored file and its left and right swap: a bishop going up-right from a11 lands on g12 and carries on up-left, and a rook going up the d-file carries on up the e-file. Pawns keep going the same way.", true)
 	}
 	return v
