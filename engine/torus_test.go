@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand"
 	"sort"
 	"strings"
 	"testing"
@@ -495,6 +496,43 @@ func TestTorusLayout(t *testing.T) {
 		}
 		if tc.seams > 0 && strings.Join(small, "") != "hgfedcba" {
 			t.Errorf("%s: mirrored letters above the seam read %q", tc.id, strings.Join(small, ""))
+		}
+	}
+}
+
+// appendLegal asks for the full make-and-test only for pieces really
+// pinned (Position.pinned); on random playouts its moves must be exactly the
+// pseudo-legal moves that do not leave the king attacked.
+func TestLegalMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	games := 20
+	if raceEnabled || testing.Short() {
+		games = 3
+	}
+	for _, id := range append([]string{"standard"}, torusIDs...) {
+		v := MustVariant(id)
+		for game := 0; game < games; game++ {
+			p := v.StartPosition()
+			for ply := 0; ply < 150; ply++ {
+				var want []string
+				for _, m := range p.genPseudo(nil) {
+					u := p.Make(m)
+					k := p.King[p.Side.Other()]
+					if k < 0 || !p.Attacked(int(k), p.Side) {
+						want = append(want, p.Canonical(m))
+					}
+					p.Unmake(m, u)
+				}
+				sort.Strings(want)
+				if got := p.CanonicalMoves(); !sameList(got, want) {
+					t.Fatalf("%s %s:\n got  %v\n want %v", id, p, got, want)
+				}
+				ms := p.LegalMoves()
+				if len(ms) == 0 {
+					break
+				}
+				p.Make(ms[r.Intn(len(ms))])
+			}
 		}
 	}
 }
