@@ -115,8 +115,7 @@ func torusStart() string {
 // joined edges and, on the Klein bottle, the mirrored seam.
 func torusLayout(gl gluing) *Layout {
 	l := gridLayout(torusW, torusH, func(x, y int) int { return y*torusW + x })
-	// Room for the coordinates left of and below the grid.
-	l.MinX, l.MinY = -0.6, -0.6
+	// Coordinates sit in the renderer's margin, left of and below the grid.
 	for x := 0; x < torusW; x++ {
 		l.Labels = append(l.Labels, Label{At: Point{float64(x) + 0.5, -0.35}, Text: string(rune('a' + x))})
 	}

@@ -10,8 +10,8 @@ import (
 
 var torusIDs = []string{"toroidal", "cylindrical", "klein"}
 
-// mustPos parses a position of variant id or fails the test.
-func mustPos(t *testing.T, id, s string) *Position {
+// torusPos parses a position of variant id or fails the test.
+func torusPos(t *testing.T, id, s string) *Position {
 	t.Helper()
 	p, err := MustVariant(id).ParsePosition(s)
 	if err != nil {
@@ -20,8 +20,8 @@ func mustPos(t *testing.T, id, s string) *Position {
 	return p
 }
 
-// play makes canonical moves in order, failing on the first illegal one.
-func play(t *testing.T, p *Position, moves ...string) {
+// torusPlay makes canonical moves in order, failing on the first illegal one.
+func torusPlay(t *testing.T, p *Position, moves ...string) {
 	t.Helper()
 	for _, s := range moves {
 		m, err := p.ParseCanonical(s)
@@ -32,8 +32,8 @@ func play(t *testing.T, p *Position, moves ...string) {
 	}
 }
 
-// movesFrom is the sorted canonical legal moves starting on cell from.
-func movesFrom(p *Position, from string) []string {
+// torusMovesFrom is the sorted canonical legal moves starting on cell from.
+func torusMovesFrom(p *Position, from string) []string {
 	var out []string
 	for _, s := range p.CanonicalMoves() {
 		if strings.HasPrefix(s, from+"-") {
@@ -43,15 +43,15 @@ func movesFrom(p *Position, from string) []string {
 	return out
 }
 
-// wantPos compares p with a position string, whatever its token order.
-func wantPos(t *testing.T, p *Position, want string) {
+// torusWantPos compares p with a position string, whatever its token order.
+func torusWantPos(t *testing.T, p *Position, want string) {
 	t.Helper()
-	if w := mustPos(t, p.V.ID, want); p.String() != w.String() {
+	if w := torusPos(t, p.V.ID, want); p.String() != w.String() {
 		t.Errorf("got %s, want %s", p, w)
 	}
 }
 
-func hasMove(p *Position, move string) bool {
+func torusHasMove(p *Position, move string) bool {
 	for _, s := range p.CanonicalMoves() {
 		if s == move {
 			return true
@@ -60,8 +60,8 @@ func hasMove(p *Position, move string) bool {
 	return false
 }
 
-// cellsOf names the cells of g satisfying keep, sorted as move lists are.
-func cellsOf(g *Geometry, prefix string, keep func(x, y int) bool) []string {
+// torusCells names the cells of g satisfying keep, sorted as move lists are.
+func torusCells(g *Geometry, prefix string, keep func(x, y int) bool) []string {
 	var out []string
 	for c := 0; c < g.N; c++ {
 		if keep(c%torusW, c/torusW) {
@@ -72,7 +72,7 @@ func cellsOf(g *Geometry, prefix string, keep func(x, y int) bool) []string {
 	return out
 }
 
-func sameList(a, b []string) bool {
+func torusSame(a, b []string) bool {
 	return strings.Join(a, " ") == strings.Join(b, " ")
 }
 
@@ -82,7 +82,7 @@ func TestTorusSeedSampleGame(t *testing.T) {
 	for _, id := range torusIDs {
 		t.Run(id, func(t *testing.T) {
 			p := MustVariant(id).StartPosition()
-			play(t, p, "e2-e4", "e9-e11", "f1-c4")
+			torusPlay(t, p, "e2-e4", "e9-e11", "f1-c4")
 			if !p.Attacked(p.g.Cell("f7"), White) {
 				t.Errorf("the bishop on c4 should attack f7: %s", p)
 			}
@@ -94,10 +94,10 @@ func TestTorusSeedSampleGame(t *testing.T) {
 // every cell of its colour (lcm(8, 14) = 56 cells on one diagonal), so it
 // has all 55 of them; the kings stand on the other colour.
 func TestToroidalBishopSeesHalfTheBoard(t *testing.T) {
-	p := mustPos(t, "toroidal", "w Bf1,Kd4,kd12 - - 0 1")
-	got := movesFrom(p, "f1")
-	want := cellsOf(p.g, "f1-", func(x, y int) bool { return (x+y)%2 == 1 && !(x == 5 && y == 0) })
-	if len(got) != 55 || !sameList(got, want) {
+	p := torusPos(t, "toroidal", "w Bf1,Kd4,kd12 - - 0 1")
+	got := torusMovesFrom(p, "f1")
+	want := torusCells(p.g, "f1-", func(x, y int) bool { return (x+y)%2 == 1 && !(x == 5 && y == 0) })
+	if len(got) != 55 || !torusSame(got, want) {
 		t.Errorf("bishop f1 has %d moves, want the 55 other light cells:\n got %v", len(got), got)
 	}
 	// RULES §4 spells the start of the journey: f1-e2-…-a6-h7-…-a14-h1-…-a8.
@@ -125,10 +125,10 @@ func TestToroidalBishopSeesHalfTheBoard(t *testing.T) {
 // crosses the seam onto the e-file and comes back to the d-file, so the
 // rook sees files d and e whole, plus rank 5 (e5 counted once).
 func TestKleinRookSeesTwoFiles(t *testing.T) {
-	p := mustPos(t, "klein", "w Rd5,Ka3,kh10 - - 0 1")
-	got := movesFrom(p, "d5")
-	want := cellsOf(p.g, "d5-", func(x, y int) bool { return (x == 3 || x == 4 || y == 4) && !(x == 3 && y == 4) })
-	if len(got) != 33 || !sameList(got, want) {
+	p := torusPos(t, "klein", "w Rd5,Ka3,kh10 - - 0 1")
+	got := torusMovesFrom(p, "d5")
+	want := torusCells(p.g, "d5-", func(x, y int) bool { return (x == 3 || x == 4 || y == 4) && !(x == 3 && y == 4) })
+	if len(got) != 33 || !torusSame(got, want) {
 		t.Errorf("rook d5 has %d moves, want 33:\n got  %v\n want %v", len(got), got, want)
 	}
 }
@@ -142,9 +142,9 @@ func TestTorusRookCounts(t *testing.T) {
 		id   string
 		want int
 	}{{"toroidal", 20}, {"cylindrical", 20}, {"klein", 33}} {
-		p := mustPos(t, tc.id, "w Ra5,Kc2,kf9 - - 0 1")
-		if got := len(movesFrom(p, "a5")); got != tc.want {
-			t.Errorf("%s: rook a5 has %d moves, want %d: %v", tc.id, got, tc.want, movesFrom(p, "a5"))
+		p := torusPos(t, tc.id, "w Ra5,Kc2,kf9 - - 0 1")
+		if got := len(torusMovesFrom(p, "a5")); got != tc.want {
+			t.Errorf("%s: rook a5 has %d moves, want %d: %v", tc.id, got, tc.want, torusMovesFrom(p, "a5"))
 		}
 	}
 }
@@ -185,8 +185,8 @@ func TestKleinSeam(t *testing.T) {
 	}
 	// A Black + pawn walks c9-c11, crosses onto f12 and goes on up to
 	// promote on f1 (rank 14 continues on rank 1).
-	p := mustPos(t, "klein", "b Ka5,kh9,p+c9 - - 0 1")
-	play(t, p, "c9-c11", "a5-a6", "c11-f12", "a6-a5", "f12-f13", "a5-a6", "f13-f14", "a6-a5", "f14-f1=N")
+	p := torusPos(t, "klein", "b Ka5,kh9,p+c9 - - 0 1")
+	torusPlay(t, p, "c9-c11", "a5-a6", "c11-f12", "a6-a5", "f12-f13", "a5-a6", "f13-f14", "a6-a5", "f14-f1=N")
 }
 
 // The local picture is flat everywhere on the torus and the Klein bottle
@@ -224,17 +224,17 @@ func TestTorusCastling(t *testing.T) {
 				{"w", "e1", "e1-g1", "e1-c1", "f1", "kq", MakePiece(White, Rook, false)},
 				{"b", "e8", "e8-g8", "e8-c8", "d8", "KQ", MakePiece(Black, Rook, false)},
 			} {
-				p := mustPos(t, id, tc.side+" Ke1,Ra1,Rh1,ke8,ra8,rh8 KQkq - 0 1")
+				p := torusPos(t, id, tc.side+" Ke1,Ra1,Rh1,ke8,ra8,rh8 KQkq - 0 1")
 				for _, m := range []string{tc.short, tc.long} {
-					if !hasMove(p, m) {
-						t.Errorf("%s should be legal: %v", m, movesFrom(p, tc.king))
+					if !torusHasMove(p, m) {
+						t.Errorf("%s should be legal: %v", m, torusMovesFrom(p, tc.king))
 					}
 				}
 				castle := tc.short
 				if tc.side == "b" {
 					castle = tc.long
 				}
-				play(t, p, castle)
+				torusPlay(t, p, castle)
 				if p.Board[p.g.Cell(tc.rookTo)] != tc.rook {
 					t.Errorf("after %s: %s", castle, p)
 				}
@@ -246,12 +246,12 @@ func TestTorusCastling(t *testing.T) {
 			// "Between" is along the row as drawn: pieces on f1 and g1 (on
 			// the way round the wrap from e1 to a1) do not stop the long
 			// castle, a knight on b1 does.
-			p := mustPos(t, id, "w Ke1,Ra1,Bf1,Ng1,kd10 Q - 0 1")
-			if !hasMove(p, "e1-c1") {
-				t.Errorf("e1-c1 should be legal with f1 and g1 occupied: %v", movesFrom(p, "e1"))
+			p := torusPos(t, id, "w Ke1,Ra1,Bf1,Ng1,kd10 Q - 0 1")
+			if !torusHasMove(p, "e1-c1") {
+				t.Errorf("e1-c1 should be legal with f1 and g1 occupied: %v", torusMovesFrom(p, "e1"))
 			}
-			p = mustPos(t, id, "w Ke1,Ra1,Nb1,ke8 Q - 0 1")
-			if hasMove(p, "e1-c1") {
+			p = torusPos(t, id, "w Ke1,Ra1,Nb1,ke8 Q - 0 1")
+			if torusHasMove(p, "e1-c1") {
 				t.Error("e1-c1 should be refused with b1 occupied")
 			}
 		})
@@ -270,13 +270,13 @@ func TestTorusCastlingOpensWrappedLine(t *testing.T) {
 		id    string
 		legal bool
 	}{{"toroidal", false}, {"cylindrical", true}, {"klein", false}} {
-		p := mustPos(t, tc.id, "w Ke1,Rh1,Nb1,ra1,ke8 K - 0 1")
+		p := torusPos(t, tc.id, "w Ke1,Rh1,Nb1,ra1,ke8 K - 0 1")
 		for _, c := range []string{"e1", "f1", "g1"} {
 			if p.Attacked(p.g.Cell(c), Black) {
 				t.Fatalf("%s: %s attacked before castling; the case tests nothing", tc.id, c)
 			}
 		}
-		if got := hasMove(p, "e1-g1"); got != tc.legal {
+		if got := torusHasMove(p, "e1-g1"); got != tc.legal {
 			t.Errorf("%s: e1-g1 legal = %v, want %v", tc.id, got, tc.legal)
 		}
 	}
@@ -294,31 +294,31 @@ func TestTorusPromotion(t *testing.T) {
 	}
 	for _, id := range torusIDs {
 		t.Run(id, func(t *testing.T) {
-			p := mustPos(t, id, "b Ka5,kh10,p+c13 - - 0 1")
-			play(t, p, "c13-c14", "a5-a6")
-			if got := movesFrom(p, "c14"); !sameList(got, promos("c14", "c1")) {
+			p := torusPos(t, id, "b Ka5,kh10,p+c13 - - 0 1")
+			torusPlay(t, p, "c13-c14", "a5-a6")
+			if got := torusMovesFrom(p, "c14"); !torusSame(got, promos("c14", "c1")) {
 				t.Errorf("Black + pawn on c14: %v", got)
 			}
-			play(t, p, "c14-c1=Q")
+			torusPlay(t, p, "c14-c1=Q")
 			if p.Board[p.g.Cell("c1")] != MakePiece(Black, Queen, false) {
 				t.Errorf("after c14-c1=Q: %s", p)
 			}
 			// Black − pawn: the orthodox way to rank 1.
-			p = mustPos(t, id, "b Ka5,kh10,p-c2 - - 0 1")
-			if got := movesFrom(p, "c2"); !sameList(got, promos("c2", "c1")) {
+			p = torusPos(t, id, "b Ka5,kh10,p-c2 - - 0 1")
+			if got := torusMovesFrom(p, "c2"); !torusSame(got, promos("c2", "c1")) {
 				t.Errorf("Black − pawn on c2: %v", got)
 			}
 			// Black + pawn passing rank 8 does not promote there; White
 			// − pawn from rank 14 promotes on 8, + pawn on rank 8 too.
-			p = mustPos(t, id, "b Ka5,kh10,p+c7 - - 0 1")
-			if got := movesFrom(p, "c7"); !sameList(got, []string{"c7-c8"}) {
+			p = torusPos(t, id, "b Ka5,kh10,p+c7 - - 0 1")
+			if got := torusMovesFrom(p, "c7"); !torusSame(got, []string{"c7-c8"}) {
 				t.Errorf("Black + pawn on c7: %v", got)
 			}
-			p = mustPos(t, id, "w Ka5,kh12,P-e9,P+b7 - - 0 1")
-			if got := movesFrom(p, "e9"); !sameList(got, promos("e9", "e8")) {
+			p = torusPos(t, id, "w Ka5,kh12,P-e9,P+b7 - - 0 1")
+			if got := torusMovesFrom(p, "e9"); !torusSame(got, promos("e9", "e8")) {
 				t.Errorf("White − pawn on e9: %v", got)
 			}
-			if got := movesFrom(p, "b7"); !sameList(got, promos("b7", "b8")) {
+			if got := torusMovesFrom(p, "b7"); !torusSame(got, promos("b7", "b8")) {
 				t.Errorf("White + pawn on b7: %v", got)
 			}
 		})
@@ -333,34 +333,34 @@ func TestTorusDoubleStepAndEnPassant(t *testing.T) {
 		t.Run(id, func(t *testing.T) {
 			p := MustVariant(id).StartPosition()
 			for _, m := range []string{"a2-a4", "a14-a12", "h2-h4", "h14-h12"} {
-				if !hasMove(p, m) {
+				if !torusHasMove(p, m) {
 					t.Errorf("start: %s missing", m)
 				}
 			}
-			play(t, p, "a14-a12")
+			torusPlay(t, p, "a14-a12")
 			for _, m := range []string{"a7-a5", "a9-a11", "h7-h5", "h9-h11"} {
-				if !hasMove(p, m) {
+				if !torusHasMove(p, m) {
 					t.Errorf("after a14-a12: %s missing", m)
 				}
 			}
 
 			// A White − pawn double-steps e14-e12 past the Black + pawn
 			// on d12, which takes it on e13.
-			p = mustPos(t, id, "w Ka1,P-e14,kh5,p+d12 - - 0 1")
-			play(t, p, "e14-e12")
-			wantPos(t, p, "b Ka1,P-e12,kh5,p+d12 - e13/e12 0 1")
-			play(t, p, "d12-e13")
-			wantPos(t, p, "w Ka1,kh5,p+e13 - - 0 2")
+			p = torusPos(t, id, "w Ka1,P-e14,kh5,p+d12 - - 0 1")
+			torusPlay(t, p, "e14-e12")
+			torusWantPos(t, p, "b Ka1,P-e12,kh5,p+d12 - e13/e12 0 1")
+			torusPlay(t, p, "d12-e13")
+			torusWantPos(t, p, "w Ka1,kh5,p+e13 - - 0 2")
 
 			// A Black + pawn double-steps d9-d11 past the White − pawn on
 			// e11, which takes it on d10.
-			p = mustPos(t, id, "b Ka1,P-e11,kh5,p+d9 - - 0 1")
-			play(t, p, "d9-d11", "e11-d10")
-			wantPos(t, p, "b Ka1,P-d10,kh5 - - 0 2")
+			p = torusPos(t, id, "b Ka1,P-e11,kh5,p+d9 - - 0 1")
+			torusPlay(t, p, "d9-d11", "e11-d10")
+			torusWantPos(t, p, "b Ka1,P-d10,kh5 - - 0 2")
 
 			// The short en-passant field (skipped cell alone) finds the pawn.
-			p = mustPos(t, id, "b Ka1,P-e12,kh5,p+d12 - e13 0 1")
-			if !hasMove(p, "d12-e13") {
+			p = torusPos(t, id, "b Ka1,P-e12,kh5,p+d12 - e13 0 1")
+			if !torusHasMove(p, "d12-e13") {
 				t.Errorf("d12-e13 e.p. missing with field e13: %v", p.CanonicalMoves())
 			}
 		})
@@ -430,7 +430,7 @@ func TestTorusStart(t *testing.T) {
 func TestTorusMakeUnmake(t *testing.T) {
 	for _, id := range torusIDs {
 		p := MustVariant(id).StartPosition()
-		play(t, p, "e2-e4", "e9-e11", "d14-d12", "d7-d5")
+		torusPlay(t, p, "e2-e4", "e9-e11", "d14-d12", "d7-d5")
 		var walk func(d int)
 		walk = func(d int) {
 			if p.Hash != p.computeHash() {
@@ -462,6 +462,9 @@ func TestTorusLayout(t *testing.T) {
 		glue, seams int
 	}{{"toroidal", 4, 0}, {"cylindrical", 2, 0}, {"klein", 4, 1}} {
 		l := MustVariant(tc.id).Geo.Layout
+		if l.MinX != 0 || l.MinY != 0 || l.MaxX != 8 || l.MaxY != 14 {
+			t.Errorf("%s: bounds %v %v %v %v, want the 8×14 grid", tc.id, l.MinX, l.MinY, l.MaxX, l.MaxY)
+		}
 		seen := map[int]bool{}
 		for _, s := range l.Shapes {
 			seen[s.Cell] = true
@@ -524,7 +527,7 @@ func TestLegalMatchesBruteForce(t *testing.T) {
 					p.Unmake(m, u)
 				}
 				sort.Strings(want)
-				if got := p.CanonicalMoves(); !sameList(got, want) {
+				if got := p.CanonicalMoves(); !torusSame(got, want) {
 					t.Fatalf("%s %s:\n got  %v\n want %v", id, p, got, want)
 				}
 				ms := p.LegalMoves()
