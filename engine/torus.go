@@ -171,7 +171,7 @@ func newTorusFamily(gl gluing) *Variant {
 		v.ID, v.Name = "toroidal", "Toroidal chess"
 		v.Short = "8×14 torus: top meets bottom and left meets right."
 		v.Rules = torusRules("Toroidal chess: an 8×14 board whose edges are glued both ways, like a doughnut.\n"+
-			"• Rank 14 continues on rank 1 and file h continues on file a. Pieces move straight across the glued edges; there is no edge and no centre.", true)
+			"• Rank 14 continues on rank 1 and file h continues on file a. Pieces move straight across the glued edges; there is no edge and no centre. A bishop on an empty board sees every cell of its colour: half the board.", true)
 	case glueCylinder:
 		v.ID, v.Name = "cylindrical", "Cylindrical chess"
 		v.Short = "8×14 cylinder: top meets bottom, files a and h are edges."
@@ -182,7 +182,8 @@ func newTorusFamily(gl gluing) *Variant {
 		v.Short = "8×14 Klein bottle: a torus with a mirrored seam between ranks 11 and 12."
 		v.Rules = torusRules("Klein-bottle chess: the 8×14 torus with a twist.\n"+
 			"• Rank 14 continues on rank 1 and file h on file a, as on the torus.\n"+
-			"• The seam between ranks 11 and 12 is mirrored: a11 touches h12, b11 touches g12, and so on. A piece crossing it lands on the mirrored file and its left and right swap: a bishop going up-right from a11 lands on g12 and carries on up-left, and a rook going up the d-file carries on up the e-file. Pawns keep going the same way.", true)
+			"• The seam between ranks 11 and 12 is mirrored: a11 touches h12, b11 touches g12, and so on. A piece crossing it lands on the mirrored file and its left and right swap: a bishop going up-right from a11 lands on g12 and carries on up-left, and a rook going up the d-file carries on up the e-file. Pawns keep going the same way.\n"+
+			"• The colours do not alternate across the seam (a11 and h12 are both dark), so a bishop that crosses it changes colour.", true)
 	}
 	return v
 }
@@ -194,7 +195,7 @@ func torusRules(board string, filesWrap bool) string {
 		castle = "• Castling is on ranks 1 and 8 as usual: the cells between king and rook are those along the row as drawn, never round the edge. The king may not castle out of, through or into check — nor if the rook leaving its corner opens a line to the king round the edge."
 	}
 	return board + "\n" +
-		"• Rooks, bishops and queens go at most once round: a line stops before it would cross a cell it has already passed (its own cell included). A bishop on an empty torus sees half the board.\n" +
+		"• Rooks, bishops and queens go at most once round: a line stops before it would cross a cell it has already passed (its own cell included).\n" +
 		"• Start: the usual back ranks on 1 (White) and 8 (Black). White has pawns on rank 2 moving up (+) and on rank 14 moving down (−); Black has pawns on rank 7 moving down (−) and on rank 9 moving up (+) through rank 14 to rank 1.\n" +
 		"• A pawn keeps its direction for life. White promotes on rank 8 and Black on rank 1, whichever way the pawn travels (to queen, rook, bishop or knight). Double steps from the starting ranks (White 2 and 14, Black 7 and 9; so 1. e2-e4 e9-e11 is a fine start), and en passant in both directions.\n" +
 		castle + "\n" +

@@ -183,6 +183,15 @@ func TestKleinSeam(t *testing.T) {
 	if !found {
 		t.Error("no bishop ray a11-g12-f13-e14")
 	}
+	// 7 − x flips the parity of the file, so squares meeting across the
+	// seam are drawn alike, and a diagonal step across it changes colour.
+	dark := map[int]bool{}
+	for _, sh := range g.Layout.Shapes {
+		dark[sh.Cell] = sh.Dark
+	}
+	if dark[g.Cell("a11")] != dark[g.Cell("h12")] || dark[g.Cell("a11")] == dark[g.Cell("g12")] {
+		t.Error("seam colours: a11 and h12 should match, a11 and g12 differ")
+	}
 	// A Black + pawn walks c9-c11, crosses onto f12 and goes on up to
 	// promote on f1 (rank 14 continues on rank 1).
 	p := torusPos(t, "klein", "b Ka5,kh9,p+c9 - - 0 1")
