@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 )
@@ -482,15 +481,3 @@ func (g *Geometry) buildZobrist() {
 }
 
 func (g *Geometry) zp(p Piece, cell int) uint64 { return g.zPiece[int(p)*g.N+cell] }
-
-// validate checks table invariants a builder can get wrong.
-func (g *Geometry) validate() error {
-	for c := 0; c < g.N; c++ {
-		for _, t := range g.KingSteps[c] {
-			if int(t) == c || t < 0 || int(t) >= g.N {
-				return fmt.Errorf("cell %s: bad king step %d", g.Name(c), t)
-			}
-		}
-	}
-	return nil
-}

@@ -69,15 +69,6 @@ func (p *Position) computeHash() uint64 {
 	return h
 }
 
-func (p *Position) findKings() {
-	p.King = [2]int16{-1, -1}
-	for c, pc := range p.Board {
-		if pc.Kind() == King {
-			p.King[pc.Color()] = int16(c)
-		}
-	}
-}
-
 func (p *Position) castleDef(side Color, kingTo int16) *CastleDef {
 	for i := range p.V.Castling {
 		cd := &p.V.Castling[i]
