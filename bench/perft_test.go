@@ -1,5 +1,7 @@
 // Package bench measures topochess against peers in the same run. It is a
 // separate module so the product's go.mod stays free of the peers.
+//go:build unix
+
 package bench
 
 import (
@@ -35,14 +37,17 @@ func BenchmarkPerftStandard(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
+			cpu0 := cpuTime()
 			var n uint64
 			for i := 0; i < b.N; i++ {
 				n = pos.Perft(tc.depth)
 			}
+			cpu := cpuTime() - cpu0
 			if n != tc.nodes {
 				b.Fatalf("perft %d = %d, want %d", tc.depth, n, tc.nodes)
 			}
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "nodes/cpu-s")
 		})
 		b.Run(tc.name+"/peer", func(b *testing.B) {
 			opt, err := peer.FEN(tc.fen)
@@ -54,11 +59,14 @@ func BenchmarkPerftStandard(b *testing.B) {
 			if tc.nodes > 1_000_000 {
 				depth-- // the peer is slow; one ply less keeps the run short
 			}
+			cpu0 := cpuTime()
 			var n uint64
 			for i := 0; i < b.N; i++ {
 				n = peerPerft(pos, depth)
 			}
+			cpu := cpuTime() - cpu0
 			b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(n)*float64(b.N)/cpu.Seconds(), "nodes/cpu-s")
 		})
 	}
 }

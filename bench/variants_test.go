@@ -10,25 +10,34 @@ import (
 	"topochess/engine"
 )
 
-// BenchmarkPerftMoebius reports nodes/s of perft from the start for both
-// Möbius rule sets and, in the same run, for standard chess, so the ratio
-// to the ordinary board can be read off directly. Depths give a few
-// million leaves each; the counts are perft.md's.
+// variantSuite is perft from each variant's start at a depth with a few
+// million leaves; counts are shared/rules/perft.md's.
+var variantSuite = []struct {
+	id    string
+	depth int
+	nodes uint64
+}{
+	{"standard", 5, 4865609},
+	{"moebius", 4, 7923070},
+	{"moebius-nierse", 4, 7779514},
+	{"toroidal", 4, 2891434},
+	{"cylindrical", 4, 2799108},
+	{"klein", 4, 2930600},
+	{"heisenberg", 4, 667276},
+	{"cube", 4, 6531210},
+	{"cube5", 4, 2038871},
+	{"chess66", 4, 239073},
+}
+
+// BenchmarkPerftVariants reports nodes/s of perft from the start for every
+// variant and for standard chess in the same run, so each ratio to the
+// ordinary board can be read off directly.
 //
 // Besides wall-clock nodes/s it reports nodes per second of process CPU
 // time: on a shared machine the wall-clock rate swings with the load,
 // while the CPU rate (and so the ratio) stays put.
-func BenchmarkPerftMoebius(b *testing.B) {
-	cases := []struct {
-		id    string
-		depth int
-		nodes uint64
-	}{
-		{"standard", 5, 4865609},
-		{"moebius", 4, 7923070},
-		{"moebius-nierse", 4, 7779514},
-	}
-	for _, tc := range cases {
+func BenchmarkPerftVariants(b *testing.B) {
+	for _, tc := range variantSuite {
 		b.Run(tc.id, func(b *testing.B) {
 			pos := engine.MustVariant(tc.id).StartPosition()
 			cpu0 := cpuTime()
