@@ -1,7 +1,7 @@
-// Package bench measures topochess against peers in the same run. It is a
-// separate module so the product's go.mod stays free of the peers.
 //go:build unix
 
+// Package bench measures topochess against peers in the same run. It is a
+// separate module so the product's go.mod stays free of the peers.
 package bench
 
 import (
