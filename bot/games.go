@@ -1,0 +1,608 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"strings"
+
+	"topochess/engine"
+	"topochess/storage"
+)
+
+// normalizeID accepts "g12", "G12", "#12" and "12" for game g12.
+func normalizeID(id, prefix string) string {
+	id = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(id), "#"))
+	if id != "" && id[0] >= '0' && id[0] <= '9' {
+		id = prefix + id
+	}
+	return id
+}
+
+// replay rebuilds the engine game of a record.
+func replay(rec *storage.Game) (*engine.Game, error) {
+	v, err := engine.GetVariant(rec.Variant)
+	if err != nil {
+		return nil, err
+	}
+	g, err := engine.Replay(v, rec.Start, rec.Moves)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	if rec.Result != "" { // resignation and agreement are not in the moves
+		g.Result, g.Reason = engine.Result(rec.Result), engine.Reason(rec.Reason)
+	}
+	return g, nil
+}
+
+func colorName(c string) string {
+	if c == "" {
+		return ""
+	}
+	return strings.ToUpper(c[:1]) + c[1:]
+}
+
+func playerOf(rec *storage.Game, c engine.Color) storage.Player {
+	if c == engine.White {
+		return rec.White
+	}
+	return rec.Black
+}
+
+func mention(p storage.Player) string {
+	if p.Mention != "" {
+		return p.Mention
+	}
+	return p.Name
+}
+
+func variantName(id string) string {
+	if v, err := engine.GetVariant(id); err == nil {
+		return v.Name
+	}
+	return id
+}
+
+// describe is a one-line label of a game for lists and buttons.
+func describe(rec *storage.Game, viewer string) string {
+	switch rec.ColorOf(viewer) {
+	case "white":
+		return fmt.Sprintf("%s: %s vs %s (you play White)", rec.ID, variantName(rec.Variant), rec.Black.Name)
+	case "black":
+		return fmt.Sprintf("%s: %s vs %s (you play Black)", rec.ID, variantName(rec.Variant), rec.White.Name)
+	}
+	return fmt.Sprintf("%s: %s, %s vs %s", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name)
+}
+
+// pickGame finds the game a command is about: the game argument, else the
+// user's only active game here (or, for spectators' reads, the channel's
+// only game). When it is ambiguous the replies ask which, with buttons.
+func (s *Service) pickGame(c *call, spectate bool) (*storage.Game, []Reply) {
+	if id := c.arg("game"); id != "" {
+		id = normalizeID(id, "g")
+		rec, err := s.store.Game(id)
+		if errors.Is(err, storage.ErrNotFound) {
+			return nil, s.fail(c, "There is no game %q. /games lists yours.", id)
+		}
+		if err != nil {
+			return nil, s.internal(c, err)
+		}
+		if rec.Channel != c.Channel {
+			return nil, s.fail(c, "Game %s is played in another channel.", rec.ID)
+		}
+		return rec, nil
+	}
+	games, err := s.store.ActiveGames(c.User.ID, c.Channel)
+	if err != nil {
+		return nil, s.internal(c, err)
+	}
+	mine := true
+	if len(games) == 0 && spectate {
+		if games, err = s.store.ChannelGames(c.Channel); err != nil {
+			return nil, s.internal(c, err)
+		}
+		mine = false
+	}
+	switch {
+	case len(games) == 1:
+		return games[0], nil
+	case len(games) == 0 && spectate:
+		return nil, s.fail(c, "No game is being played here. Start one with /challenge.")
+	case len(games) == 0:
+		return nil, s.fail(c, "You have no game in progress here. Start one with /challenge @someone (or /challenge alone for anyone).")
+	}
+	text := fmt.Sprintf("You have %d games here; which one? (Or add game:ID to the command.)", len(games))
+	if !mine {
+		text = fmt.Sprintf("%d games are being played here; which one? (Or add game:ID to the command.)", len(games))
+	}
+	r := Reply{Text: text, Private: true}
+	for i, g := range games {
+		if i == maxButtons {
+			r.Text += fmt.Sprintf(" Showing the first %d.", maxButtons)
+			break
+		}
+		args := maps.Clone(c.args)
+		args["game"] = g.ID
+		r.Buttons = append(r.Buttons, Button{Label: describe(g, c.User.ID), Command: c.Name, Args: args, For: c.User.ID})
+	}
+	return nil, []Reply{r}
+}
+
+// maxButtons fits Discord's 5 rows of 5.
+const maxButtons = 25
+
+// loadLocked re-reads a game under its lock (another action may have
+// changed it since pickGame) and replays it.
+func (s *Service) loadLocked(c *call, id string) (*storage.Game, *engine.Game, []Reply) {
+	rec, err := s.store.Game(id)
+	if err != nil {
+		return nil, nil, s.internal(c, err)
+	}
+	g, err := replay(rec)
+	if err != nil {
+		return nil, nil, s.internal(c, err)
+	}
+	return rec, g, nil
+}
+
+// playerCheck refuses actions by non-players and on finished games.
+func (s *Service) playerCheck(c *call, rec *storage.Game) (engine.Color, []Reply) {
+	if !rec.Active() {
+		return 0, s.fail(c, "Game %s is over: %s", rec.ID, endText(rec))
+	}
+	switch rec.ColorOf(c.User.ID) {
+	case "white":
+		return engine.White, nil
+	case "black":
+		return engine.Black, nil
+	}
+	return 0, s.fail(c, "That is not your game: %s plays %s against %s.", rec.ID, rec.White.Name, rec.Black.Name)
+}
+
+// endText words a finished game's result.
+func endText(rec *storage.Game) string {
+	winner := ""
+	switch engine.Result(rec.Result) {
+	case engine.WhiteWins:
+		winner = fmt.Sprintf("White (%s) wins.", rec.White.Name)
+	case engine.BlackWins:
+		winner = fmt.Sprintf("Black (%s) wins.", rec.Black.Name)
+	}
+	switch engine.Reason(rec.Reason) {
+	case engine.ReasonCheckmate:
+		return "Checkmate. " + winner
+	case engine.ReasonResignation:
+		loser := rec.Black.Name
+		if engine.Result(rec.Result) == engine.BlackWins {
+			loser = rec.White.Name
+		}
+		return fmt.Sprintf("%s resigned. %s", loser, winner)
+	case engine.ReasonStalemate:
+		return "Stalemate: a draw."
+	case engine.ReasonRepetition:
+		return "Draw by threefold repetition."
+	case engine.ReasonFiftyMoves:
+		return "Draw: 100 half-moves without a capture or a pawn move."
+	case engine.ReasonBareKings:
+		return "Draw: only the two kings remain."
+	case engine.ReasonAgreement:
+		return "Draw agreed."
+	}
+	if winner != "" {
+		return fmt.Sprintf("%s (%s)", winner, rec.Reason)
+	}
+	return fmt.Sprintf("Draw (%s).", rec.Reason)
+}
+
+// toMoveText says whose turn it is, mentioning them.
+func toMoveText(rec *storage.Game, pos *engine.Position) string {
+	p := playerOf(rec, pos.Side)
+	return fmt.Sprintf("%s, your move (%s).", mention(p), colorName(pos.Side.String()))
+}
+
+// stateReply is a game picture with a caption: after a move, at the
+// start, at the end. The player to move is mentioned.
+func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, caption string) Reply {
+	r := Reply{Text: caption}
+	viewer := ""
+	if rec.Active() {
+		p := playerOf(rec, pos.Side)
+		viewer = p.ID
+		r.Text += " " + toMoveText(rec, pos)
+		r.Mentions = []string{p.ID}
+	} else {
+		r.Text += " " + endText(rec)
+	}
+	img, err := s.gamePicture(rec, pos, viewer)
+	if err != nil {
+		s.log.Error("render failed", "game", rec.ID, "err", err)
+		r.Text += " (I could not draw the board this time.)"
+	} else {
+		r.Image = img
+	}
+	return r
+}
+
+func (s *Service) cmdMove(c *call) []Reply {
+	mv := c.arg("move")
+	if mv == "" {
+		mv = strings.Join(c.pos, " ")
+	}
+	if mv == "" {
+		return s.fail(c, "Which move? For example /move e2e4, /move Nf3 or /move O-O.")
+	}
+	c.args["move"] = mv
+	rec, replies := s.pickGame(c, false)
+	if rec == nil {
+		return replies
+	}
+	unlock := s.lockGame(rec.ID)
+	rec, g, replies := s.loadLocked(c, rec.ID)
+	if rec == nil {
+		unlock()
+		return replies
+	}
+	side, replies := s.playerCheck(c, rec)
+	if replies != nil {
+		unlock()
+		return replies
+	}
+	pos := g.Position()
+	if pos.Side != side {
+		unlock()
+		p := playerOf(rec, pos.Side)
+		return s.fail(c, "It is not your turn in %s: %s (%s) is to move.", rec.ID, p.Name, colorName(pos.Side.String()))
+	}
+	m, err := pos.ParseMove(mv)
+	if err != nil {
+		defer unlock()
+		return s.refuseMove(c, rec, pos, mv, err)
+	}
+	num, dots := pos.Fullmove, "."
+	if pos.Side == engine.Black {
+		dots = "..."
+	}
+	san := pos.SAN(m)
+	if err := g.Play(m); err != nil {
+		unlock()
+		return s.fail(c, "That move is not possible: %v.", err)
+	}
+	offer := rec.DrawOffer
+	rec.Moves = g.Moves
+	rec.Result, rec.Reason = string(g.Result), string(g.Reason)
+	rec.DrawOffer = ""
+	if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+		unlock()
+		return s.internal(c, err)
+	}
+	// Drawing happens outside the lock: the next action on this game need
+	// not wait for the picture.
+	pos = pos.Clone()
+	unlock()
+	s.log.Info("move", "game", rec.ID, "user", c.User.ID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
+	caption := fmt.Sprintf("%s · %d%s %s", rec.ID, num, dots, san)
+	if pos.InCheck() && rec.Active() {
+		caption += " — check!"
+	}
+	r := s.stateReply(c, rec, pos, caption)
+	if offer != "" {
+		r.Supersedes = []string{"draw:" + rec.ID}
+	}
+	return []Reply{r}
+}
+
+// refuseMove explains an unplayable move: the engine's words, buttons for
+// the moves the player may have meant, and for variants with observation
+// the explanation of what became of the move.
+func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, input string, err error) []Reply {
+	r := Reply{Private: true, Error: true}
+	var me *engine.MoveError
+	var choices []string
+	if errors.As(err, &me) {
+		r.Text = fmt.Sprintf("%s: %s.", rec.ID, strings.TrimSuffix(me.Msg, "."))
+		choices = me.Choices
+	} else {
+		r.Text = fmt.Sprintf("%s: %v.", rec.ID, err)
+	}
+	if pos.V.Observation && s.explain != nil {
+		if ex, ok := s.explain(pos, input); ok {
+			r.Text = fmt.Sprintf("%s: %s", rec.ID, ex.Text)
+			choices = ex.Choices
+			if len(ex.Observed) > 0 || len(ex.Observers) > 0 {
+				opt := boardOptions(rec, pos, s.orientation(c.User.ID, pos))
+				opt.Observed, opt.Observers = ex.Observed, ex.Observers
+				if img, err := s.picture(pos, opt, rec.ID+"-observed.png", rec.ID); err == nil {
+					r.Image = img
+				}
+			}
+		}
+	}
+	for i, ch := range choices {
+		if i == maxButtons {
+			break
+		}
+		label := ch
+		if m, err := pos.ParseCanonical(ch); err == nil {
+			label = pos.SAN(m)
+		}
+		r.Buttons = append(r.Buttons, Button{Label: label, Command: "move", Args: map[string]string{"game": rec.ID, "move": ch}, Style: "primary", For: c.User.ID})
+	}
+	return []Reply{r}
+}
+
+func (s *Service) cmdBoard(c *call) []Reply {
+	if id := firstWord(c.pos); id != "" && c.arg("game") == "" {
+		c.args["game"] = id
+	}
+	rec, replies := s.pickGame(c, true)
+	if rec == nil {
+		return replies
+	}
+	g, err := replay(rec)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	pos := g.Position()
+	caption := fmt.Sprintf("%s · %s · %s (White) vs %s (Black) · %d move(s) played.", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name, len(rec.Moves))
+	r := Reply{Text: caption}
+	if rec.Active() {
+		p := playerOf(rec, pos.Side)
+		r.Text += fmt.Sprintf(" %s (%s) to move", p.Name, colorName(pos.Side.String()))
+		if pos.InCheck() {
+			r.Text += ", in check"
+		}
+		r.Text += "."
+		if rec.DrawOffer != "" {
+			r.Text += fmt.Sprintf(" %s offers a draw.", colorName(rec.DrawOffer))
+		}
+	} else {
+		r.Text += " " + endText(rec)
+	}
+	img, err := s.gamePicture(rec, pos, c.User.ID)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	r.Image = img
+	return []Reply{r}
+}
+
+func firstWord(ws []string) string {
+	if len(ws) == 0 {
+		return ""
+	}
+	return ws[0]
+}
+
+func (s *Service) cmdMoves(c *call) []Reply {
+	cell := c.arg("cell")
+	if cell == "" {
+		cell = firstWord(c.pos)
+	}
+	if cell == "" {
+		return s.fail(c, "Which piece? Name its cell, for example /moves g1.")
+	}
+	c.args["cell"] = cell
+	rec, replies := s.pickGame(c, true)
+	if rec == nil {
+		return replies
+	}
+	g, err := replay(rec)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	pos := g.Position()
+	from := pos.Geo().Cell(cell)
+	if from < 0 {
+		return s.fail(c, "There is no cell %q on the %s board.", cell, variantName(rec.Variant))
+	}
+	name := pos.Geo().Name(from)
+	pc := pos.Board[from]
+	if pc == 0 {
+		return s.fail(c, "There is no piece on %s.", name)
+	}
+	piece := fmt.Sprintf("The %s %s on %s", pc.Color(), pc.Kind().Name(), name)
+	if !rec.Active() {
+		return s.fail(c, "Game %s is over: %s", rec.ID, endText(rec))
+	}
+	if pc.Color() != pos.Side {
+		return s.fail(c, "%s belongs to %s, who is not to move now.", piece, colorName(pc.Color().String()))
+	}
+	opt := boardOptions(rec, pos, s.orientation(c.User.ID, pos))
+	opt.Selected = []int{from}
+	var dests []string
+	seen := map[int]bool{}
+	for _, m := range pos.LegalMoves() {
+		if int(m.From) != from || seen[int(m.To)] {
+			continue
+		}
+		seen[int(m.To)] = true
+		to := int(m.To)
+		if pos.Board[to] != 0 || m.Flags&engine.FlagEnPassant != 0 {
+			opt.Rings = append(opt.Rings, to)
+			dests = append(dests, "x"+pos.Geo().Name(to))
+		} else {
+			opt.Dots = append(opt.Dots, to)
+			dests = append(dests, pos.Geo().Name(to))
+		}
+	}
+	text := fmt.Sprintf("%s: %s has no legal moves.", rec.ID, piece)
+	if len(dests) > 0 {
+		text = fmt.Sprintf("%s: %s can go to %s.", rec.ID, piece, strings.Join(dests, ", "))
+	}
+	img, err := s.picture(pos, opt, fmt.Sprintf("%s-%d-%s.png", rec.ID, len(rec.Moves), name), rec.ID)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	return []Reply{{Text: text, Image: img, Private: true}}
+}
+
+func (s *Service) cmdResign(c *call) []Reply {
+	rec, replies := s.pickGame(c, false)
+	if rec == nil {
+		return replies
+	}
+	unlock := s.lockGame(rec.ID)
+	rec, g, replies := s.loadLocked(c, rec.ID)
+	if rec == nil {
+		unlock()
+		return replies
+	}
+	side, replies := s.playerCheck(c, rec)
+	if replies != nil {
+		unlock()
+		return replies
+	}
+	g.Resign(side)
+	offer := rec.DrawOffer
+	rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
+	if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+		unlock()
+		return s.internal(c, err)
+	}
+	unlock()
+	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
+	r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
+	if offer != "" {
+		r.Supersedes = []string{"draw:" + rec.ID}
+	}
+	return []Reply{r}
+}
+
+func (s *Service) cmdDraw(c *call) []Reply {
+	answer := strings.ToLower(c.arg("answer"))
+	if answer == "" {
+		answer = strings.ToLower(firstWord(c.pos))
+	}
+	switch answer {
+	case "", "offer":
+		answer = ""
+	case "accept", "yes", "agree":
+		answer = "accept"
+	case "decline", "no", "refuse":
+		answer = "decline"
+	default:
+		return s.fail(c, "Use /draw to offer a draw, /draw accept or /draw decline to answer one.")
+	}
+	rec, replies := s.pickGame(c, false)
+	if rec == nil {
+		return replies
+	}
+	return s.drawAction(c, rec.ID, answer)
+}
+
+// drawAction offers ("") or answers ("accept", "decline") a draw.
+func (s *Service) drawAction(c *call, id, answer string) []Reply {
+	unlock := s.lockGame(id)
+	defer func() {
+		if unlock != nil {
+			unlock()
+		}
+	}()
+	rec, g, replies := s.loadLocked(c, id)
+	if rec == nil {
+		return replies
+	}
+	side, replies := s.playerCheck(c, rec)
+	if replies != nil {
+		return replies
+	}
+	me, other := playerOf(rec, side), playerOf(rec, side.Other())
+	offeredByOther := rec.DrawOffer == side.Other().String()
+	offeredByMe := rec.DrawOffer == side.String()
+	if answer == "" && offeredByOther {
+		answer = "accept" // offering back is agreeing
+	}
+	switch answer {
+	case "":
+		if offeredByMe {
+			return s.fail(c, "You already offered a draw in %s; waiting for %s.", rec.ID, other.Name)
+		}
+		rec.DrawOffer = side.String()
+		if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+			return s.internal(c, err)
+		}
+		return []Reply{{
+			Text:     fmt.Sprintf("%s · %s offers a draw. %s, do you accept?", rec.ID, me.Name, mention(other)),
+			Mentions: []string{other.ID},
+			Key:      "draw:" + rec.ID,
+			Buttons: []Button{
+				{Label: "Accept draw", Command: "draw", Args: map[string]string{"game": rec.ID, "answer": "accept"}, Style: "success", For: other.ID},
+				{Label: "Decline draw", Command: "draw", Args: map[string]string{"game": rec.ID, "answer": "decline"}, Style: "danger", For: other.ID},
+			},
+		}}
+	case "accept":
+		if offeredByMe {
+			return s.fail(c, "You can't accept your own draw offer; %s has to.", other.Name)
+		}
+		if !offeredByOther {
+			return s.fail(c, "There is no draw offer to accept in %s. /draw offers one.", rec.ID)
+		}
+		g.AgreeDraw()
+		rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
+		if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+			return s.internal(c, err)
+		}
+		unlock()
+		unlock = nil
+		r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
+		r.Supersedes = []string{"draw:" + rec.ID}
+		return []Reply{r}
+	default: // decline
+		if !offeredByOther {
+			return s.fail(c, "There is no draw offer to decline in %s.", rec.ID)
+		}
+		rec.DrawOffer = ""
+		if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+			return s.internal(c, err)
+		}
+		return []Reply{{
+			Text:       fmt.Sprintf("%s · %s declines the draw. The game goes on; %s", rec.ID, me.Name, toMoveText(rec, g.Position())),
+			Mentions:   []string{playerOf(rec, g.Position().Side).ID},
+			Supersedes: []string{"draw:" + rec.ID},
+		}}
+	}
+}
+
+func (s *Service) cmdGames(c *call) []Reply {
+	games, err := s.store.ActiveGames(c.User.ID, c.Channel)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	chals, err := s.store.ChannelChallenges(c.Channel, c.Time)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	var b strings.Builder
+	if len(games) == 0 {
+		b.WriteString("You have no game in progress here.")
+	} else {
+		fmt.Fprintf(&b, "Your games here (%d):", len(games))
+		for _, rec := range games {
+			g, err := replay(rec)
+			if err != nil {
+				return s.internal(c, err)
+			}
+			turn := "their move"
+			if playerOf(rec, g.Position().Side).ID == c.User.ID {
+				turn = "your move"
+			}
+			fmt.Fprintf(&b, "\n• %s, %d move(s), %s", describe(rec, c.User.ID), len(rec.Moves), turn)
+		}
+	}
+	for _, ch := range chals {
+		switch {
+		case ch.From.ID == c.User.ID:
+			fmt.Fprintf(&b, "\n• challenge %s: yours, %s, waiting for %s (/cancel %s withdraws it)", ch.ID, variantName(ch.Variant), orAnyone(ch), ch.ID)
+		case ch.To.ID == c.User.ID || ch.Open():
+			fmt.Fprintf(&b, "\n• challenge %s: %s from %s (/accept %s)", ch.ID, variantName(ch.Variant), ch.From.Name, ch.ID)
+		}
+	}
+	return []Reply{{Text: b.String(), Private: true}}
+}
+
+func orAnyone(ch *storage.Challenge) string {
+	if ch.Open() {
+		return "anyone"
+	}
+	return ch.To.Name
+}

@@ -1,0 +1,110 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"topochess/engine"
+	"topochess/storage"
+)
+
+// HelpText lists the commands; adapters may show it as their description.
+const HelpText = `I run chess games on twisted boards. Commands:
+/challenge @player [variant] [white|black|random] — challenge someone (no name: anyone here may accept)
+/accept, /decline — answer a challenge (or a draw offer); /cancel — withdraw your challenge
+/move <move> — play a move: e2e4, e2-e4, Nf3, exd5, O-O, e7e8=Q
+/board — show the board; /moves <cell> — where the piece on that cell can go
+/resign — give up; /draw — offer a draw (or accept the one offered to you)
+/games — your games and challenges here
+/variants — the boards you can play; /rules <variant> — how one works
+/settings orientation:auto|white|black — which side is drawn at the bottom
+With several games at once, add game:ID (for example game:g12) to a command.`
+
+func (s *Service) cmdHelp(c *call) []Reply {
+	return []Reply{{Text: HelpText, Private: true}}
+}
+
+func (s *Service) cmdVariants(c *call) []Reply {
+	var b strings.Builder
+	b.WriteString("Variants (use the id in /challenge and /rules):")
+	for _, id := range engine.Variants() {
+		v, err := engine.GetVariant(id)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "\n• %s — %s: %s", id, v.Name, v.Short)
+	}
+	return []Reply{{Text: b.String(), Private: true}}
+}
+
+func (s *Service) cmdRules(c *call) []Reply {
+	name := c.arg("variant")
+	if name == "" {
+		name = strings.Join(c.pos, " ")
+	}
+	if name == "" {
+		// The rules of the game being played here, if there is exactly one.
+		if games, err := s.store.ActiveGames(c.User.ID, c.Channel); err == nil && len(games) == 1 {
+			name = games[0].Variant
+		}
+	}
+	if name == "" {
+		r := Reply{Text: "Rules of which variant? /rules <variant>, or pick one:", Private: true}
+		for i, id := range engine.Variants() {
+			if i == maxButtons {
+				break
+			}
+			r.Buttons = append(r.Buttons, Button{Label: id, Command: "rules", Args: map[string]string{"variant": id}, For: c.User.ID})
+		}
+		return []Reply{r}
+	}
+	v, ok := findVariant(name)
+	if !ok {
+		return s.fail(c, "%s", unknownVariant(name))
+	}
+	r := Reply{Text: fmt.Sprintf("%s (%s)\n%s", v.Name, v.ID, strings.TrimSpace(v.Rules)), Private: true}
+	img, err := s.startPicture(v)
+	if err != nil {
+		s.log.Error("render failed", "variant", v.ID, "err", err)
+	} else {
+		r.Image = img
+	}
+	return []Reply{r}
+}
+
+func (s *Service) cmdSettings(c *call) []Reply {
+	st, err := s.store.Settings(c.User.ID)
+	if err != nil {
+		return s.internal(c, err)
+	}
+	o := c.arg("orientation")
+	for _, w := range c.pos {
+		switch strings.ToLower(w) {
+		case "auto", "white", "black":
+			if o == "" {
+				o = w
+				continue
+			}
+		}
+		return s.fail(c, "I did not understand %q. Example: /settings orientation:auto (or white, or black).", w)
+	}
+	if o == "" {
+		cur := st.Orientation
+		if cur == "" {
+			cur = "auto"
+		}
+		return []Reply{{Text: fmt.Sprintf("Your settings: orientation:%s. Change with /settings orientation:auto|white|black.", cur), Private: true}}
+	}
+	o = strings.ToLower(o)
+	switch o {
+	case "auto", "white", "black":
+	default:
+		return s.fail(c, "Orientation must be auto (the player to move at the bottom), white or black.")
+	}
+	st.Orientation = o
+	if err := s.store.SaveSettings(c.User.ID, storage.Settings{Orientation: o}, c.EventID, c.Time); err != nil {
+		return s.internal(c, err)
+	}
+	what := map[string]string{"auto": "the player to move at the bottom", "white": "White at the bottom", "black": "Black at the bottom"}[o]
+	return []Reply{{Text: fmt.Sprintf("Saved: boards are drawn with %s.", what), Private: true}}
+}

@@ -1,0 +1,384 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"log/slog"
+	"math/rand/v2"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+
+	"topochess/engine"
+	"topochess/render"
+	"topochess/storage"
+)
+
+// Limits protect the bot from floods; zero fields take the defaults.
+type Limits struct {
+	// CommandsPer10s is how many commands one user may send in any 10 s.
+	CommandsPer10s int
+	// OpenChallenges is how many unanswered challenges a user may have.
+	OpenChallenges int
+	// ActiveGames is how many unfinished games a user may play at once.
+	ActiveGames int
+	// InputLength is the longest command text accepted, in bytes.
+	InputLength int
+	// ChallengeTTL is how long a challenge stays open.
+	ChallengeTTL time.Duration
+}
+
+// DefaultLimits are used for zero fields of Limits.
+var DefaultLimits = Limits{CommandsPer10s: 10, OpenChallenges: 5, ActiveGames: 20, InputLength: 300, ChallengeTTL: 24 * time.Hour}
+
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits
+	if l.CommandsPer10s > 0 {
+		d.CommandsPer10s = l.CommandsPer10s
+	}
+	if l.OpenChallenges > 0 {
+		d.OpenChallenges = l.OpenChallenges
+	}
+	if l.ActiveGames > 0 {
+		d.ActiveGames = l.ActiveGames
+	}
+	if l.InputLength > 0 {
+		d.InputLength = l.InputLength
+	}
+	if l.ChallengeTTL > 0 {
+		d.ChallengeTTL = l.ChallengeTTL
+	}
+	return d
+}
+
+// Painter draws a position; *render.Renderer is one.
+type Painter interface {
+	PNG(pos *engine.Position, opt render.Options) ([]byte, error)
+}
+
+// Explanation tells a player why a typed move is not playable as it is in
+// a variant with extra rules, and what is playable instead.
+type Explanation struct {
+	Text string
+	// Choices are the replacement moves in canonical notation; each
+	// becomes a button.
+	Choices []string
+	// Observed and Observers are drawn on the picture (Heisenberg's S and
+	// the pieces that see it); nil when there is nothing to draw.
+	Observed  []int
+	Observers []int
+}
+
+// Explainer is consulted when a move typed in a variant with observation
+// fails to parse. ok is false when it has nothing to add.
+type Explainer func(pos *engine.Position, input string) (ex Explanation, ok bool)
+
+// Config configures a Service.
+type Config struct {
+	Limits Limits
+	// Painter draws the pictures (default render.New()).
+	Painter Painter
+	// Explain explains refused moves in variants with observation
+	// (Heisenberg); nil: only the engine's MoveError is shown.
+	Explain Explainer
+	// Now is the clock (default time.Now); tests fix it.
+	Now func() time.Time
+	// Coin decides "random" colours (default: a fair coin); true means the
+	// challenger plays White.
+	Coin func() bool
+	// Logger receives structured logs (default slog.Default()).
+	Logger *slog.Logger
+	// RecentEvents is how many event ids (with their replies) are kept in
+	// memory to answer redeliveries identically (default 1024).
+	RecentEvents int
+}
+
+// Service is the platform-neutral bot. It is safe for concurrent use.
+type Service struct {
+	store   *storage.Store
+	limits  Limits
+	painter Painter
+	explain Explainer
+	now     func() time.Time
+	coin    func() bool
+	log     *slog.Logger
+
+	// gameLocks serialise actions on one game; striping keeps memory
+	// bounded however many games there are.
+	gameLocks [256]sync.Mutex
+	events    *eventLog
+	rate      *rateLimiter
+}
+
+// New builds a service on an open store.
+func New(store *storage.Store, cfg Config) *Service {
+	s := &Service{
+		store:   store,
+		limits:  cfg.Limits.withDefaults(),
+		painter: cfg.Painter,
+		explain: cfg.Explain,
+		now:     cfg.Now,
+		coin:    cfg.Coin,
+		log:     cfg.Logger,
+	}
+	if s.painter == nil {
+		s.painter = render.New()
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.coin == nil {
+		s.coin = func() bool { return rand.N(2) == 0 }
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	n := cfg.RecentEvents
+	if n <= 0 {
+		n = 1024
+	}
+	s.events = newEventLog(n)
+	s.rate = newRateLimiter(s.limits.CommandsPer10s, 10*time.Second)
+	return s
+}
+
+func (s *Service) lockGame(id string) func() {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	m := &s.gameLocks[h.Sum32()%uint32(len(s.gameLocks))]
+	m.Lock()
+	return m.Unlock
+}
+
+// call is one command being handled, with what the handlers need.
+type call struct {
+	Command
+	args map[string]string
+	// pos are the positional words of the text after named args were
+	// taken out.
+	pos []string
+}
+
+func (c *call) arg(name string) string { return c.args[name] }
+
+// Handle applies a command and returns the replies. See Handler.
+func (s *Service) Handle(cmd Command) (out []Reply) {
+	if cmd.Time.IsZero() {
+		cmd.Time = s.now()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("panic handling command", "command", cmd.Name, "user", cmd.User.ID, "channel", cmd.Channel, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
+			out = []Reply{s.errorReply(&call{Command: cmd}, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}
+		}
+		for i := range out {
+			if out[i].Channel == "" {
+				out[i].Channel = cmd.Channel
+			}
+		}
+	}()
+	if cmd.EventID != "" {
+		prev, done := s.events.begin(cmd.EventID)
+		if done {
+			s.log.Info("duplicate event answered from memory", "event", cmd.EventID)
+			return prev
+		}
+		defer func() { s.events.finish(cmd.EventID, out) }()
+	}
+	c := &call{Command: cmd}
+	if n := inputLength(cmd); n > s.limits.InputLength {
+		return []Reply{s.errorReply(c, fmt.Sprintf("That is too long for me (%d characters; the limit is %d).", n, s.limits.InputLength))}
+	}
+	if !s.rate.allow(cmd.User.ID, cmd.Time) {
+		return []Reply{s.errorReply(c, fmt.Sprintf("Slow down a little: at most %d commands in 10 seconds. Try again in a moment.", s.limits.CommandsPer10s))}
+	}
+	c.Name = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(cmd.Name), "/"))
+	if i := strings.IndexByte(c.Name, '@'); i >= 0 { // Telegram's /move@botname
+		c.Name = c.Name[:i]
+	}
+	if alias, ok := commandAliases[c.Name]; ok {
+		c.Name = alias
+	}
+	c.args, c.pos = splitArgs(cmd.Args, cmd.Text)
+	h, ok := handlers[c.Name]
+	if !ok {
+		msg := fmt.Sprintf("I don't know the command /%s. Type /help to see what I can do.", c.Name)
+		if c.Name == "" {
+			msg = "Type a command, for example /help."
+		}
+		return []Reply{s.errorReply(c, msg)}
+	}
+	if cmd.EventID != "" && mutating[c.Name] {
+		// A redelivery after a restart: the event was applied before the
+		// replies could be remembered in memory.
+		if seen, err := s.store.SeenEvent(cmd.EventID); err == nil && seen {
+			return []Reply{{Text: "Already done.", Private: true}}
+		}
+	}
+	start := time.Now()
+	out = h(s, c)
+	s.log.Debug("command", "command", c.Name, "user", cmd.User.ID, "channel", cmd.Channel, "replies", len(out), "took", time.Since(start))
+	return out
+}
+
+func inputLength(cmd Command) int {
+	n := len(cmd.Name) + len(cmd.Text)
+	for k, v := range cmd.Args {
+		n += len(k) + len(v) + 1
+	}
+	return n
+}
+
+type handlerFunc func(s *Service, c *call) []Reply
+
+var handlers map[string]handlerFunc
+
+// mutating commands may write; their event ids are persisted with the write.
+var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true}
+
+var commandAliases = map[string]string{
+	"m": "move", "play": "move", "show": "board", "b": "board", "variant": "variants",
+	"start": "help", "commands": "help", "game": "games", "setting": "settings", "withdraw": "cancel",
+	"offerdraw": "draw", "legal": "moves",
+}
+
+func init() {
+	handlers = map[string]handlerFunc{
+		"challenge": (*Service).cmdChallenge,
+		"accept":    (*Service).cmdAccept,
+		"decline":   (*Service).cmdDecline,
+		"cancel":    (*Service).cmdCancel,
+		"move":      (*Service).cmdMove,
+		"board":     (*Service).cmdBoard,
+		"moves":     (*Service).cmdMoves,
+		"resign":    (*Service).cmdResign,
+		"draw":      (*Service).cmdDraw,
+		"games":     (*Service).cmdGames,
+		"variants":  (*Service).cmdVariants,
+		"rules":     (*Service).cmdRules,
+		"help":      (*Service).cmdHelp,
+		"settings":  (*Service).cmdSettings,
+	}
+}
+
+func (s *Service) errorReply(c *call, text string) Reply {
+	return Reply{Channel: c.Channel, Text: text, Private: true, Error: true}
+}
+
+func (s *Service) fail(c *call, format string, a ...any) []Reply {
+	return []Reply{s.errorReply(c, fmt.Sprintf(format, a...))}
+}
+
+// internal reports a storage or rendering failure without details the
+// user can't act on; the details go to the log.
+func (s *Service) internal(c *call, err error) []Reply {
+	if errors.Is(err, storage.ErrDuplicate) {
+		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
+	}
+	s.log.Error("command failed", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
+	return []Reply{s.errorReply(c, "Sorry, I could not save that; nothing was changed. Please try again.")}
+}
+
+// eventLog remembers recent event ids and their replies, and makes a
+// second delivery of an event that is still being handled wait for the
+// first. It is bounded: the oldest entries are forgotten first (the
+// persisted event ids in storage still stop a double write after that).
+type eventLog struct {
+	mu      sync.Mutex
+	max     int
+	order   []string
+	entries map[string]*eventEntry
+}
+
+type eventEntry struct {
+	done    chan struct{}
+	replies []Reply
+	evicted bool // forgotten while still running: drop on finish
+}
+
+func newEventLog(max int) *eventLog {
+	return &eventLog{max: max, entries: map[string]*eventEntry{}}
+}
+
+// begin returns (replies, true) when the event was handled before (after
+// waiting for it to finish); otherwise the caller handles it and must
+// call finish.
+func (l *eventLog) begin(id string) ([]Reply, bool) {
+	l.mu.Lock()
+	e, ok := l.entries[id]
+	if !ok {
+		l.entries[id] = &eventEntry{done: make(chan struct{})}
+		l.order = append(l.order, id)
+		if len(l.order) > l.max {
+			old := l.order[0]
+			l.order = l.order[1:]
+			if oe := l.entries[old]; oe != nil {
+				select {
+				case <-oe.done:
+					delete(l.entries, old)
+				default:
+					oe.evicted = true
+				}
+			}
+		}
+		l.mu.Unlock()
+		return nil, false
+	}
+	l.mu.Unlock()
+	<-e.done
+	return e.replies, true
+}
+
+func (l *eventLog) finish(id string, replies []Reply) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e := l.entries[id]
+	if e == nil {
+		return
+	}
+	e.replies = replies
+	close(e.done)
+	if e.evicted {
+		delete(l.entries, id)
+	}
+}
+
+// rateLimiter allows n events per window per user (a sliding log).
+type rateLimiter struct {
+	mu     sync.Mutex
+	n      int
+	window time.Duration
+	seen   map[string][]time.Time
+	sweep  time.Time
+}
+
+func newRateLimiter(n int, window time.Duration) *rateLimiter {
+	return &rateLimiter{n: n, window: window, seen: map[string][]time.Time{}}
+}
+
+func (r *rateLimiter) allow(user string, now time.Time) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if now.Sub(r.sweep) > time.Minute { // forget idle users so memory stays bounded
+		for u, ts := range r.seen {
+			if len(ts) == 0 || now.Sub(ts[len(ts)-1]) > r.window {
+				delete(r.seen, u)
+			}
+		}
+		r.sweep = now
+	}
+	ts := r.seen[user]
+	i := 0
+	for i < len(ts) && now.Sub(ts[i]) >= r.window {
+		i++
+	}
+	ts = ts[i:]
+	if len(ts) >= r.n {
+		r.seen[user] = ts
+		return false
+	}
+	r.seen[user] = append(ts, now)
+	return true
+}

@@ -1,0 +1,221 @@
+package storage
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Player is one side of a game or a challenge.
+type Player struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Mention string `json:"mention,omitempty"`
+}
+
+// Game is a stored game: the full canonical move list, not a position, so
+// any rule fix in the engine replays old games correctly.
+type Game struct {
+	V   int    `json:"v"`
+	ID  string `json:"id"`
+	Rev uint64 `json:"rev"` // bumped on every save; the optimistic check
+	// Variant is the engine variant id.
+	Variant  string `json:"variant"`
+	Platform string `json:"platform,omitempty"`
+	Channel  string `json:"channel"`
+	White    Player `json:"white"`
+	Black    Player `json:"black"`
+	// Start is the start position string, "" for the variant's start.
+	Start  string   `json:"start,omitempty"`
+	Moves  []string `json:"moves"`
+	Result string   `json:"result,omitempty"` // "", "1-0", "0-1", "1/2-1/2"
+	Reason string   `json:"reason,omitempty"`
+	// DrawOffer is "white" or "black" while that side's offer stands.
+	DrawOffer string    `json:"draw_offer,omitempty"`
+	Created   time.Time `json:"created"`
+	Updated   time.Time `json:"updated"`
+	Ended     time.Time `json:"ended,omitzero"`
+}
+
+// Active reports whether the game is still being played.
+func (g *Game) Active() bool { return g.Result == "" }
+
+// ColorOf returns the colour ("white"/"black") a user plays, or "".
+func (g *Game) ColorOf(userID string) string {
+	switch userID {
+	case g.White.ID:
+		return "white"
+	case g.Black.ID:
+		return "black"
+	}
+	return ""
+}
+
+func migrateGame(v int, raw map[string]any) error {
+	// Format 1 is the first; later formats add their steps here, each
+	// turning version n into n+1.
+	return fmt.Errorf("unknown game record format %d", v)
+}
+
+func getGame(tx *bolt.Tx, id string) (*Game, error) {
+	data := tx.Bucket(bGames).Get([]byte(id))
+	if data == nil {
+		return nil, fmt.Errorf("game %s: %w", id, ErrNotFound)
+	}
+	g := new(Game)
+	if err := decode(data, g, migrateGame); err != nil {
+		return nil, fmt.Errorf("game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+func putGame(tx *bolt.Tx, g *Game) error {
+	g.V = FormatVersion
+	data, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	if err := tx.Bucket(bGames).Put([]byte(g.ID), data); err != nil {
+		return err
+	}
+	ug, cg := tx.Bucket(bUserGames), tx.Bucket(bChanGames)
+	keys := [][]byte{key(g.White.ID, g.Channel, g.ID), key(g.Black.ID, g.Channel, g.ID)}
+	for _, k := range keys {
+		if g.Active() {
+			err = ug.Put(k, nil)
+		} else {
+			err = ug.Delete(k)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if g.Active() {
+		return cg.Put(key(g.Channel, g.ID), nil)
+	}
+	return cg.Delete(key(g.Channel, g.ID))
+}
+
+// nextGameID hands out short, typeable ids: g1, g2, …
+func nextGameID(tx *bolt.Tx) (string, error) {
+	n, err := tx.Bucket(bGames).NextSequence()
+	if err != nil {
+		return "", err
+	}
+	return "g" + strconv.FormatUint(n, 10), nil
+}
+
+// CreateGame stores a new game, giving it an id and revision 1.
+func (s *Store) CreateGame(g *Game, eventID string, now time.Time) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
+		return createGame(tx, g, now)
+	})
+}
+
+func createGame(tx *bolt.Tx, g *Game, now time.Time) error {
+	id, err := nextGameID(tx)
+	if err != nil {
+		return err
+	}
+	g.ID, g.Rev = id, 1
+	if g.Created.IsZero() {
+		g.Created = now
+	}
+	g.Updated = now
+	return putGame(tx, g)
+}
+
+// SaveGame writes a changed game. It fails with ErrConflict unless the
+// stored revision is the one g was loaded at; on success g.Rev is bumped.
+func (s *Store) SaveGame(g *Game, eventID string, now time.Time) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
+		old, err := getGame(tx, g.ID)
+		if err != nil {
+			return err
+		}
+		if old.Rev != g.Rev {
+			return fmt.Errorf("game %s: %w (revision %d, expected %d)", g.ID, ErrConflict, old.Rev, g.Rev)
+		}
+		ng := *g
+		ng.Rev++
+		ng.Updated = now
+		if !ng.Active() && ng.Ended.IsZero() {
+			ng.Ended = now
+		}
+		return putGame(tx, &ng)
+	})
+	if err == nil {
+		g.Rev++
+		g.Updated = now
+		if !g.Active() && g.Ended.IsZero() {
+			g.Ended = now
+		}
+	}
+	return err
+}
+
+// Game loads a game by id.
+func (s *Store) Game(id string) (*Game, error) {
+	var g *Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		g, err = getGame(tx, id)
+		return err
+	})
+	return g, err
+}
+
+func (s *Store) gamesByIndex(bucket []byte, prefix []byte) ([]*Game, error) {
+	var out []*Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		for _, id := range prefixIDs(tx.Bucket(bucket), prefix) {
+			g, err := getGame(tx, id)
+			if err != nil {
+				return err
+			}
+			out = append(out, g)
+		}
+		return nil
+	})
+	sortGames(out)
+	return out, err
+}
+
+// ActiveGames lists a user's active games in a channel, oldest first.
+func (s *Store) ActiveGames(userID, channel string) ([]*Game, error) {
+	return s.gamesByIndex(bUserGames, append(key(userID, channel), 0))
+}
+
+// ChannelGames lists the active games in a channel, oldest first.
+func (s *Store) ChannelGames(channel string) ([]*Game, error) {
+	return s.gamesByIndex(bChanGames, append(key(channel), 0))
+}
+
+// ActiveCount counts a user's active games in every channel.
+func (s *Store) ActiveCount(userID string) (int, error) {
+	n := 0
+	err := s.db.View(func(tx *bolt.Tx) error {
+		n = len(prefixIDs(tx.Bucket(bUserGames), append(key(userID), 0)))
+		return nil
+	})
+	return n, err
+}
+
+// sortGames orders by numeric id, i.e. by creation (g9 before g10).
+func sortGames(gs []*Game) {
+	num := func(id string) uint64 { n, _ := strconv.ParseUint(id[1:], 10, 64); return n }
+	for i := 1; i < len(gs); i++ {
+		for j := i; j > 0 && num(gs[j].ID) < num(gs[j-1].ID); j-- {
+			gs[j], gs[j-1] = gs[j-1], gs[j]
+		}
+	}
+}
