@@ -211,7 +211,7 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 		r.Text += " " + toMoveText(rec, pos)
 		r.Mentions = []string{p.ID}
 	} else {
-		r.Text += " " + endText(rec)
+		r.Text += " — " + endText(rec)
 	}
 	img, err := s.gamePicture(rec, pos, viewer)
 	if err != nil {
@@ -400,12 +400,12 @@ func (s *Service) cmdMoves(c *call) []Reply {
 	if pc == 0 {
 		return s.fail(c, "There is no piece on %s.", name)
 	}
-	piece := fmt.Sprintf("The %s %s on %s", pc.Color(), pc.Kind().Name(), name)
+	piece := fmt.Sprintf("the %s %s on %s", pc.Color(), pc.Kind().Name(), name)
 	if !rec.Active() {
 		return s.fail(c, "Game %s is over: %s", rec.ID, endText(rec))
 	}
 	if pc.Color() != pos.Side {
-		return s.fail(c, "%s belongs to %s, who is not to move now.", piece, colorName(pc.Color().String()))
+		return s.fail(c, "%s: %s is %s's, and %s is not to move now.", rec.ID, piece, colorName(pc.Color().String()), colorName(pc.Color().String()))
 	}
 	opt := boardOptions(rec, pos, s.orientation(c.User.ID, pos))
 	opt.Selected = []int{from}
@@ -461,7 +461,7 @@ func (s *Service) cmdResign(c *call) []Reply {
 	}
 	unlock()
 	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
-	r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
+	r := s.stateReply(c, rec, g.Position(), rec.ID)
 	if offer != "" {
 		r.Supersedes = []string{"draw:" + rec.ID}
 	}
@@ -544,7 +544,7 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 		}
 		unlock()
 		unlock = nil
-		r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
+		r := s.stateReply(c, rec, g.Position(), rec.ID)
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}
 	default: // decline

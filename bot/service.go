@@ -382,3 +382,23 @@ func (r *rateLimiter) allow(user string, now time.Time) bool {
 	r.seen[user] = append(ts, now)
 	return true
 }
+
+// EventMemory is how long applied event ids are kept in storage;
+// platforms redeliver within minutes.
+const EventMemory = 24 * time.Hour
+
+// Maintain forgets old event ids and expired challenges. Call it now and
+// then (serve does hourly); nothing depends on it for correctness.
+func (s *Service) Maintain() {
+	now := s.now()
+	if n, err := s.store.PruneEvents(now.Add(-EventMemory)); err != nil {
+		s.log.Error("prune events", "err", err)
+	} else if n > 0 {
+		s.log.Info("pruned event ids", "count", n)
+	}
+	if n, err := s.store.PruneChallenges(now); err != nil {
+		s.log.Error("prune challenges", "err", err)
+	} else if n > 0 {
+		s.log.Info("pruned expired challenges", "count", n)
+	}
+}

@@ -15,8 +15,10 @@ func main() {
 
 // commands maps subcommand names to their entry points.
 var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"perft": cmdPerft,
-	"moves": cmdMoves,
+	"perft":   cmdPerft,
+	"moves":   cmdMoves,
+	"console": cmdConsole,
+	"serve":   cmdServe,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -42,7 +44,8 @@ func usage(w io.Writer) {
 
 Usage:
   topochess [serve] [--config FILE]       run the bot (local web chat when no platform token is set)
-  topochess console [--config FILE]       play through standard input, one "name: /command" per line
+  topochess console [--config FILE] [--images DIR]
+                                          play through standard input, one "name: /command" per line
   topochess perft --variant ID [--position P] [--moves m1,m2] --depth N [--divide]
   topochess moves --variant ID [--position P] [--moves m1,m2]
   topochess render --variant ID [--position P] [--moves m1,m2] [--highlight c1,c2] [--orientation black] -o out.png

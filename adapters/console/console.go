@@ -1,0 +1,230 @@
+// Package console is the text adapter: one "name: /command" per input
+// line, replies printed as text and pictures written to a folder. It is
+// how the bot is tried locally and how whole games are tested as
+// transcripts.
+package console
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"topochess/bot"
+)
+
+// Options configure a console session.
+type Options struct {
+	// Channel is the default channel id (default "console:main"). A line
+	// "alice@room2: /board" speaks in channel "console:room2".
+	Channel string
+	// ImageDir receives the pictures; "" prints their names only.
+	ImageDir string
+	// Now stamps the commands (default: none, the service's clock).
+	Now func() time.Time
+}
+
+// Console feeds typed lines to a bot.Handler.
+type Console struct {
+	h   bot.Handler
+	opt Options
+	// shown are the recent replies' buttons, newest last, so "[Accept]"
+	// presses the latest button of that label; a superseded reply's
+	// buttons are removed by its key.
+	shown  []shown
+	images  int
+	events  int
+	last    *bot.Command
+}
+
+type shown struct {
+	key     string
+	buttons []bot.Button
+}
+
+// New starts a session.
+func New(h bot.Handler, opt Options) *Console {
+	if opt.Channel == "" {
+		opt.Channel = "console:main"
+	}
+	return &Console{h: h, opt: opt}
+}
+
+// Run reads lines until EOF.
+func (c *Console) Run(in io.Reader, out io.Writer) error {
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		if err := c.Line(sc.Text(), out); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
+}
+
+func user(name string) bot.User {
+	return bot.User{ID: "console:" + name, Name: name, Mention: "@" + name}
+}
+
+// Line handles one input line: a comment ("# …", echoed), "!again" (the
+// previous command redelivered with the same event id), or
+// "name[@channel]: text" where text is "/command args", "[Button label]"
+// or a bare move.
+func (c *Console) Line(line string, out io.Writer) error {
+	line = strings.TrimSpace(line)
+	switch {
+	case line == "":
+		return nil
+	case strings.HasPrefix(line, "#"):
+		_, err := fmt.Fprintln(out, line)
+		return err
+	case line == "!again":
+		if c.last == nil {
+			_, err := fmt.Fprintln(out, "! nothing to send again")
+			return err
+		}
+		fmt.Fprintln(out, "> (the previous command, delivered again)")
+		return c.send(*c.last, out)
+	}
+	who, text, ok := strings.Cut(line, ":")
+	who = strings.TrimSpace(who)
+	if !ok || who == "" || strings.ContainsAny(who, " \t/") {
+		_, err := fmt.Fprintln(out, `! write "name: /command", for example "alice: /challenge @bob"`)
+		return err
+	}
+	channel := c.opt.Channel
+	if name, room, ok := strings.Cut(who, "@"); ok && room != "" {
+		who, channel = name, "console:"+room
+	}
+	text = strings.TrimSpace(text)
+	fmt.Fprintf(out, "> %s\n", line)
+	c.events++
+	cmd := bot.Command{
+		EventID:  fmt.Sprintf("console-%d", c.events),
+		Platform: "console",
+		Channel:  channel,
+		User:     user(who),
+	}
+	if c.opt.Now != nil {
+		cmd.Time = c.opt.Now()
+	}
+	if strings.HasPrefix(text, "[") && strings.HasSuffix(text, "]") {
+		label := strings.TrimSpace(text[1 : len(text)-1])
+		b, found := c.button(label)
+		if !found {
+			_, err := fmt.Fprintf(out, "! no button [%s] on screen\n", label)
+			return err
+		}
+		if b.For != "" && b.For != cmd.User.ID {
+			_, err := fmt.Fprintf(out, "! that button is for %s\n", strings.TrimPrefix(b.For, "console:"))
+			return err
+		}
+		cmd.Name, cmd.Args = b.Command, b.Args
+	} else if name, rest, slash := bot.ParseLine(text); slash {
+		cmd.Name, cmd.Text = name, rest
+	} else {
+		cmd.Name, cmd.Text = "move", rest
+	}
+	for _, w := range strings.Fields(cmd.Text) {
+		if strings.HasPrefix(w, "@") && len(w) > 1 {
+			cmd.Mentions = append(cmd.Mentions, user(w[1:]))
+		}
+	}
+	c.last = &cmd
+	return c.send(cmd, out)
+}
+
+func (c *Console) button(label string) (bot.Button, bool) {
+	for i := len(c.shown) - 1; i >= 0; i-- {
+		bs := c.shown[i].buttons
+		for j := len(bs) - 1; j >= 0; j-- {
+			if strings.EqualFold(bs[j].Label, label) {
+				return bs[j], true
+			}
+		}
+	}
+	return bot.Button{}, false
+}
+
+func (c *Console) send(cmd bot.Command, out io.Writer) error {
+	for _, r := range c.h.Handle(cmd) {
+		if err := c.print(r, cmd, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *Console) print(r bot.Reply, cmd bot.Command, out io.Writer) error {
+	var head []string
+	if r.Channel != cmd.Channel {
+		head = append(head, "in "+r.Channel)
+	}
+	if r.Private {
+		head = append(head, "only "+cmd.User.Name)
+	}
+	if r.Error {
+		head = append(head, "refused")
+	}
+	prefix := "<"
+	if len(head) > 0 {
+		prefix += " (" + strings.Join(head, ", ") + ")"
+	}
+	fmt.Fprintf(out, "%s %s\n", prefix, strings.ReplaceAll(r.Text, "\n", "\n  "))
+	if len(r.Mentions) > 0 {
+		fmt.Fprintf(out, "  notify: %s\n", strings.Join(r.Mentions, ", "))
+	}
+	if len(r.Supersedes) > 0 {
+		fmt.Fprintf(out, "  buttons of %s are gone\n", strings.Join(r.Supersedes, ", "))
+		c.dropButtons(r.Supersedes)
+	}
+	if len(r.Buttons) > 0 {
+		var bs []string
+		for _, b := range r.Buttons {
+			s := "[" + b.Label + "]"
+			if b.For != "" {
+				s += " (for " + strings.TrimPrefix(b.For, "console:") + ")"
+			}
+			bs = append(bs, s)
+		}
+		fmt.Fprintf(out, "  buttons: %s\n", strings.Join(bs, " "))
+		c.shown = append(c.shown, shown{r.Key, r.Buttons})
+		if len(c.shown) > 100 {
+			c.shown = c.shown[1:]
+		}
+	}
+	if r.Image != nil {
+		c.images++
+		name := fmt.Sprintf("%04d-%s", c.images, r.Image.Name)
+		where := name
+		if c.opt.ImageDir != "" {
+			where = filepath.Join(c.opt.ImageDir, name)
+			if err := os.MkdirAll(c.opt.ImageDir, 0o755); err != nil {
+				return fmt.Errorf("console: %w", err)
+			}
+			if err := os.WriteFile(where, r.Image.PNG, 0o644); err != nil {
+				return fmt.Errorf("console: %w", err)
+			}
+		}
+		fmt.Fprintf(out, "  picture: %s (%s)\n", where, r.Image.Alt)
+	}
+	return nil
+}
+
+// dropButtons forgets the buttons of superseded replies.
+func (c *Console) dropButtons(keys []string) {
+	kept := c.shown[:0]
+	for _, sh := range c.shown {
+		stale := false
+		for _, k := range keys {
+			stale = stale || sh.key != "" && sh.key == k
+		}
+		if !stale {
+			kept = append(kept, sh)
+		}
+	}
+	c.shown = kept
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"topochess/bot"
+)
+
+// Secret is a token or password: it prints and logs as "[redacted]" so a
+// config dump or a log line never leaks it. Use string(s) for the value.
+type Secret string
+
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return "[redacted]"
+}
+
+// LogValue keeps secrets out of slog output.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// GoString keeps secrets out of %#v.
+func (s Secret) GoString() string { return s.String() }
+
+// Config is config.example.yaml; see there for each key.
+type Config struct {
+	Storage struct {
+		Path    string        `yaml:"path"`
+		Timeout time.Duration `yaml:"timeout"`
+	} `yaml:"storage"`
+	Limits struct {
+		CommandsPer10s int           `yaml:"commands_per_10s"`
+		OpenChallenges int           `yaml:"open_challenges"`
+		ActiveGames    int           `yaml:"active_games"`
+		InputLength    int           `yaml:"input_length"`
+		ChallengeTTL   time.Duration `yaml:"challenge_ttl"`
+	} `yaml:"limits"`
+	Images struct {
+		Size int `yaml:"size"`
+	} `yaml:"images"`
+	Log struct {
+		Level  string `yaml:"level"`
+		Format string `yaml:"format"`
+	} `yaml:"log"`
+	Discord struct {
+		Token              Secret   `yaml:"token"`
+		AppID              string   `yaml:"app_id"`
+		GuildIDs           []string `yaml:"guild_ids"`
+		RESTBaseURL        string   `yaml:"rest_base_url"`
+		PublicKey          string   `yaml:"public_key"`
+		InteractionsListen string   `yaml:"interactions_listen"`
+	} `yaml:"discord"`
+	Telegram struct {
+		Token         Secret `yaml:"token"`
+		APIEndpoint   string `yaml:"api_endpoint"`
+		WebhookURL    string `yaml:"webhook_url"`
+		WebhookSecret Secret `yaml:"webhook_secret"`
+	} `yaml:"telegram"`
+	Web struct {
+		Listen   string `yaml:"listen"`
+		Password Secret `yaml:"password"`
+	} `yaml:"web"`
+}
+
+// Environment variables that override secrets in the file, so the file
+// can be committed without them.
+var secretEnv = []struct {
+	name string
+	set  func(*Config, string)
+}{
+	{"TOPOCHESS_DISCORD_TOKEN", func(c *Config, v string) { c.Discord.Token = Secret(v) }},
+	{"TOPOCHESS_TELEGRAM_TOKEN", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
+	{"TOPOCHESS_TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.WebhookSecret = Secret(v) }},
+	{"TOPOCHESS_WEB_PASSWORD", func(c *Config, v string) { c.Web.Password = Secret(v) }},
+}
+
+// loadConfig reads the file (when path is not "") and then the
+// environment; getenv is os.Getenv outside tests.
+func loadConfig(path string, getenv func(string) string) (*Config, error) {
+	cfg := &Config{}
+	cfg.Storage.Path = "topochess.db"
+	if path != "" {
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("config file %s does not exist (config.example.yaml is a template)", path)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
+		dec := yaml.NewDecoder(strings.NewReader(string(data)))
+		dec.KnownFields(true)
+		if err := dec.Decode(cfg); err != nil && !errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("config %s: %w", path, err)
+		}
+	}
+	for _, e := range secretEnv {
+		if v := getenv(e.name); v != "" {
+			e.set(cfg, v)
+		}
+	}
+	if cfg.Storage.Path == "" {
+		return nil, errors.New("config: storage.path must not be empty")
+	}
+	switch cfg.Log.Format {
+	case "", "text", "json":
+	default:
+		return nil, fmt.Errorf("config: log.format must be text or json, not %q", cfg.Log.Format)
+	}
+	if _, err := parseLevel(cfg.Log.Level); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	if s == "" {
+		return slog.LevelInfo, nil
+	}
+	if err := l.UnmarshalText([]byte(s)); err != nil {
+		return 0, fmt.Errorf("config: log.level must be debug, info, warn or error, not %q", s)
+	}
+	return l, nil
+}
+
+// logger writes structured logs to w.
+func (c *Config) logger(w io.Writer) *slog.Logger {
+	level, _ := parseLevel(c.Log.Level)
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Log.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// limits converts the config section for the service (zero: default).
+func (c *Config) limits() bot.Limits {
+	return bot.Limits{
+		CommandsPer10s: c.Limits.CommandsPer10s,
+		OpenChallenges: c.Limits.OpenChallenges,
+		ActiveGames:    c.Limits.ActiveGames,
+		InputLength:    c.Limits.InputLength,
+		ChallengeTTL:   c.Limits.ChallengeTTL,
+	}
+}

@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+	"time"
+
+	"topochess/bot"
+	"topochess/render"
+	"topochess/storage"
+)
+
+// platform is a chat adapter serve can run. Adapters register in an
+// init function of their own file in this package (serve_web.go,
+// serve_discord.go, …), so this file needs no change when one lands:
+//
+//	func init() { platforms = append(platforms, platform{name: "web", enabled: …, run: …}) }
+type platform struct {
+	name string
+	// enabled reports whether the config asks for this platform.
+	enabled func(cfg *Config) bool
+	// run serves until ctx is cancelled or it fails.
+	run func(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error
+}
+
+var platforms []platform
+
+// getenv is the only place the environment is read (tests replace it).
+var getenv = os.Getenv
+
+// openService opens storage and builds the bot on it.
+func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, error) {
+	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout})
+	if err != nil {
+		return nil, nil, err
+	}
+	r := render.New()
+	if cfg.Images.Size > 0 {
+		r.Long = cfg.Images.Size
+	}
+	svc := bot.New(store, bot.Config{Limits: cfg.limits(), Painter: r, Logger: log})
+	return svc, store, nil
+}
+
+func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("serve", stderr)
+	configPath := fs.String("config", "", "config file (YAML)")
+	if err := fs.Parse(args); err != nil {
+		return flagError(stderr, "serve", err)
+	}
+	if fs.NArg() > 0 {
+		return flagError(stderr, "serve", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	cfg, err := loadConfig(*configPath, getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "topochess serve: %v\n", err)
+		return 1
+	}
+	log := cfg.logger(stderr)
+	svc, store, err := openService(cfg, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "topochess serve: %v\n", err)
+		return 1
+	}
+	defer store.Close()
+	var run []platform
+	for _, p := range platforms {
+		if p.enabled(cfg) {
+			run = append(run, p)
+		}
+	}
+	if len(run) == 0 {
+		fmt.Fprintf(stdout, "topochess serve: storage %s is ready, but no chat platform is configured and none is built in yet.\n"+
+			"The local web chat is coming; until then play with: topochess console --config FILE\n", cfg.Storage.Path)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() {
+		t := time.NewTicker(time.Hour)
+		defer t.Stop()
+		for {
+			svc.Maintain()
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	failed := make(chan error, len(run))
+	for _, p := range run {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			log.Info("platform starting", "platform", p.name)
+			if err := p.run(ctx, cfg, svc, log.With("platform", p.name)); err != nil && ctx.Err() == nil {
+				log.Error("platform stopped", "platform", p.name, "err", err)
+				failed <- fmt.Errorf("%s: %w", p.name, err)
+				stop()
+			}
+		}()
+	}
+	wg.Wait()
+	close(failed)
+	if err := <-failed; err != nil {
+		fmt.Fprintf(stderr, "topochess serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
