@@ -237,6 +237,7 @@ func (s *Service) cmdMove(c *call) []Reply {
 		return replies
 	}
 	unlock := s.lockGame(rec.ID)
+	defer unlock()
 	rec, g, replies := s.loadLocked(c, rec.ID)
 	if rec == nil {
 		unlock()
@@ -255,7 +256,6 @@ func (s *Service) cmdMove(c *call) []Reply {
 	}
 	m, err := pos.ParseMove(mv)
 	if err != nil {
-		defer unlock()
 		return s.refuseMove(c, rec, pos, mv, err)
 	}
 	num, dots := pos.Fullmove, "."
@@ -360,7 +360,8 @@ func (s *Service) cmdBoard(c *call) []Reply {
 	}
 	img, err := s.gamePicture(rec, pos, c.User.ID)
 	if err != nil {
-		return s.internal(c, err)
+		s.log.Error("render failed", "game", rec.ID, "err", err)
+		r.Text += " (I could not draw the board this time.)"
 	}
 	r.Image = img
 	return []Reply{r}
@@ -431,7 +432,8 @@ func (s *Service) cmdMoves(c *call) []Reply {
 	}
 	img, err := s.picture(pos, opt, fmt.Sprintf("%s-%d-%s.png", rec.ID, len(rec.Moves), name), rec.ID)
 	if err != nil {
-		return s.internal(c, err)
+		s.log.Error("render failed", "game", rec.ID, "err", err)
+		text += " (I could not draw the board this time.)"
 	}
 	return []Reply{{Text: text, Image: img, Private: true}}
 }
@@ -442,6 +444,7 @@ func (s *Service) cmdResign(c *call) []Reply {
 		return replies
 	}
 	unlock := s.lockGame(rec.ID)
+	defer unlock()
 	rec, g, replies := s.loadLocked(c, rec.ID)
 	if rec == nil {
 		unlock()
@@ -493,11 +496,7 @@ func (s *Service) cmdDraw(c *call) []Reply {
 // drawAction offers ("") or answers ("accept", "decline") a draw.
 func (s *Service) drawAction(c *call, id, answer string) []Reply {
 	unlock := s.lockGame(id)
-	defer func() {
-		if unlock != nil {
-			unlock()
-		}
-	}()
+	defer unlock()
 	rec, g, replies := s.loadLocked(c, id)
 	if rec == nil {
 		return replies
@@ -543,7 +542,6 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 			return s.internal(c, err)
 		}
 		unlock()
-		unlock = nil
 		r := s.stateReply(c, rec, g.Position(), rec.ID)
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}

@@ -53,7 +53,13 @@ func boardOptions(rec *storage.Game, pos *engine.Position, o engine.Color) rende
 }
 
 // picture draws a position into a reply image.
-func (s *Service) picture(pos *engine.Position, opt render.Options, name, gameID string) (*Image, error) {
+func (s *Service) picture(pos *engine.Position, opt render.Options, name, gameID string) (img *Image, err error) {
+	// A drawing bug must not turn an applied move into an error reply.
+	defer func() {
+		if r := recover(); r != nil {
+			img, err = nil, fmt.Errorf("render %s: panic: %v", name, r)
+		}
+	}()
 	png, err := s.painter.PNG(pos, opt)
 	if err != nil {
 		return nil, fmt.Errorf("render %s: %w", name, err)

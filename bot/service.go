@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -144,12 +145,21 @@ func New(store *storage.Store, cfg Config) *Service {
 	return s
 }
 
-func (s *Service) lockGame(id string) func() {
+// lockGame takes a game's lock. The returned unlock may be called more
+// than once, so callers release early (before drawing) and also defer it
+// (so a panic never leaves a game locked).
+func (s *Service) lockGame(id string) (unlock func()) {
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	m := &s.gameLocks[h.Sum32()%uint32(len(s.gameLocks))]
 	m.Lock()
-	return m.Unlock
+	held := true
+	return func() {
+		if held {
+			held = false
+			m.Unlock()
+		}
+	}
 }
 
 // call is one command being handled, with what the handlers need.
@@ -164,29 +174,43 @@ type call struct {
 func (c *call) arg(name string) string { return c.args[name] }
 
 // Handle applies a command and returns the replies. See Handler.
-func (s *Service) Handle(cmd Command) (out []Reply) {
+func (s *Service) Handle(cmd Command) []Reply {
 	if cmd.Time.IsZero() {
 		cmd.Time = s.now()
 	}
+	if cmd.EventID != "" {
+		prev, done := s.events.begin(cmd.EventID)
+		if done {
+			s.log.Info("duplicate event answered from memory", "event", cmd.EventID)
+			return slices.Clone(prev)
+		}
+	}
+	out := s.handleSafely(cmd)
+	for i := range out {
+		if out[i].Channel == "" {
+			out[i].Channel = cmd.Channel
+		}
+	}
+	if cmd.EventID != "" {
+		s.events.finish(cmd.EventID, slices.Clone(out))
+	}
+	return out
+}
+
+// handleSafely turns a panic into an apology: nothing a user types may
+// crash the bot, and the per-game locks are released by their callers'
+// unlock paths before any state is written.
+func (s *Service) handleSafely(cmd Command) (out []Reply) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("panic handling command", "command", cmd.Name, "user", cmd.User.ID, "channel", cmd.Channel, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
 			out = []Reply{s.errorReply(&call{Command: cmd}, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}
 		}
-		for i := range out {
-			if out[i].Channel == "" {
-				out[i].Channel = cmd.Channel
-			}
-		}
 	}()
-	if cmd.EventID != "" {
-		prev, done := s.events.begin(cmd.EventID)
-		if done {
-			s.log.Info("duplicate event answered from memory", "event", cmd.EventID)
-			return prev
-		}
-		defer func() { s.events.finish(cmd.EventID, out) }()
-	}
+	return s.handle(cmd)
+}
+
+func (s *Service) handle(cmd Command) (out []Reply) {
 	c := &call{Command: cmd}
 	if n := inputLength(cmd); n > s.limits.InputLength {
 		return []Reply{s.errorReply(c, fmt.Sprintf("That is too long for me (%d characters; the limit is %d).", n, s.limits.InputLength))}
@@ -278,7 +302,7 @@ func (s *Service) internal(c *call, err error) []Reply {
 		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
 	}
 	s.log.Error("command failed", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
-	return []Reply{s.errorReply(c, "Sorry, I could not save that; nothing was changed. Please try again.")}
+	return []Reply{s.errorReply(c, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}
 }
 
 // eventLog remembers recent event ids and their replies, and makes a

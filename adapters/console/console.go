@@ -35,9 +35,9 @@ type Console struct {
 	// presses the latest button of that label; a superseded reply's
 	// buttons are removed by its key.
 	shown  []shown
-	images  int
-	events  int
-	last    *bot.Command
+	images int
+	events int
+	last   *bot.Command
 }
 
 type shown struct {
