@@ -211,7 +211,7 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 		r.Text += " " + toMoveText(rec, pos)
 		r.Mentions = []string{p.ID}
 	} else {
-		r.Text += " — " + endText(rec)
+		r.Text += " " + endText(rec)
 	}
 	img, err := s.gamePicture(rec, pos, viewer)
 	if err != nil {
@@ -280,9 +280,9 @@ func (s *Service) cmdMove(c *call) []Reply {
 	pos = pos.Clone()
 	unlock()
 	s.log.Info("move", "game", rec.ID, "user", c.User.ID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	caption := fmt.Sprintf("%s · %d%s %s", rec.ID, num, dots, san)
+	caption := fmt.Sprintf("%s · %d%s %s ·", rec.ID, num, dots, san)
 	if pos.InCheck() && rec.Active() {
-		caption += " — check!"
+		caption += " Check!"
 	}
 	r := s.stateReply(c, rec, pos, caption)
 	if offer != "" {
@@ -464,7 +464,7 @@ func (s *Service) cmdResign(c *call) []Reply {
 	}
 	unlock()
 	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
-	r := s.stateReply(c, rec, g.Position(), rec.ID)
+	r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
 	if offer != "" {
 		r.Supersedes = []string{"draw:" + rec.ID}
 	}
@@ -542,7 +542,7 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 			return s.internal(c, err)
 		}
 		unlock()
-		r := s.stateReply(c, rec, g.Position(), rec.ID)
+		r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}
 	default: // decline

@@ -69,7 +69,7 @@ func TestMovePictureMarks(t *testing.T) {
 		t.Errorf("alt %q lacks the last move", r.Image.Alt)
 	}
 	r = h.ok("alice", "Qh5+")
-	if !strings.Contains(r.Text, "check") || !strings.Contains(r.Image.Alt, "in check") {
+	if !strings.Contains(r.Text, "Check!") || !strings.Contains(r.Image.Alt, "in check") {
 		t.Errorf("check not announced: %q / %q", r.Text, r.Image.Alt)
 	}
 	// auto orientation: the player to move (Black) at the bottom.
