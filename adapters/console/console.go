@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -38,6 +39,9 @@ type Console struct {
 	images int
 	events int
 	last   *bot.Command
+	// session makes event ids unique across runs on the same database
+	// (the service remembers applied event ids).
+	session string
 }
 
 type shown struct {
@@ -50,7 +54,7 @@ func New(h bot.Handler, opt Options) *Console {
 	if opt.Channel == "" {
 		opt.Channel = "console:main"
 	}
-	return &Console{h: h, opt: opt}
+	return &Console{h: h, opt: opt, session: strconv.FormatInt(time.Now().UnixNano(), 36)}
 }
 
 // Run reads lines until EOF.
@@ -103,7 +107,7 @@ func (c *Console) Line(line string, out io.Writer) error {
 	fmt.Fprintf(out, "> %s\n", line)
 	c.events++
 	cmd := bot.Command{
-		EventID:  fmt.Sprintf("console-%d", c.events),
+		EventID:  fmt.Sprintf("console-%s-%d", c.session, c.events),
 		Platform: "console",
 		Channel:  channel,
 		User:     user(who),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,12 @@ func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
 
 // GoString keeps secrets out of %#v.
 func (s Secret) GoString() string { return s.String() }
+
+// MarshalJSON keeps secrets out of JSON logs of whole structs.
+func (s Secret) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+// MarshalYAML keeps secrets out of dumped configs.
+func (s Secret) MarshalYAML() (any, error) { return s.String(), nil }
 
 // Config is config.example.yaml; see there for each key.
 type Config struct {

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestExampleConfigLoads(t *testing.T) {
+	cfg, err := loadConfig("../../config.example.yaml", func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Storage.Path != "topochess.db" || cfg.Storage.Timeout != time.Second || cfg.Limits.ChallengeTTL != 24*time.Hour || cfg.Limits.CommandsPer10s != 10 {
+		t.Errorf("example config read as %+v", cfg)
+	}
+}
+
+func TestConfigErrorsAndEnvironment(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	env := map[string]string{"TOPOCHESS_DISCORD_TOKEN": "env-discord-token", "TOPOCHESS_TELEGRAM_TOKEN": "env-telegram-token"}
+	getenv := func(k string) string { return env[k] }
+	cfg, err := loadConfig(write("a.yaml", "discord:\n  token: file-token\ntelegram:\n  token: file-tg\n"), getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(cfg.Discord.Token) != "env-discord-token" || string(cfg.Telegram.Token) != "env-telegram-token" {
+		t.Errorf("environment did not override: %q %q", string(cfg.Discord.Token), string(cfg.Telegram.Token))
+	}
+	// Secrets never reach logs or formatted dumps.
+	var logs bytes.Buffer
+	log := slog.New(slog.NewJSONHandler(&logs, nil))
+	log.Info("config", "discord_token", cfg.Discord.Token, "cfg", cfg)
+	cfg.logger(&logs).Info("config", "telegram", cfg.Telegram)
+	dump := logs.String() + fmt.Sprintf("%v %+v %#v %s", cfg, cfg, cfg, cfg.Discord.Token)
+	if strings.Contains(dump, "env-discord-token") || strings.Contains(dump, "env-telegram-token") {
+		t.Errorf("a secret leaked: %s", dump)
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"storage:\n  pth: x\n", "field pth not found"},
+		{"log:\n  level: loud\n", "log.level"},
+		{"log:\n  format: xml\n", "log.format"},
+		{"storage:\n  path: \"\"\n", "storage.path"},
+		{"limits:\n  challenge_ttl: soon\n", "soon"},
+	} {
+		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("config %q: error %v, want %q", tc.body, err, tc.want)
+		}
+	}
+	if _, err := loadConfig(filepath.Join(dir, "missing.yaml"), getenv); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestServeWithoutPlatform(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfgPath, []byte("storage:\n  path: "+filepath.Join(dir, "t.db")+"\n"), 0o600)
+	var out, errOut bytes.Buffer
+	code := run([]string{"serve", "--config", cfgPath}, strings.NewReader(""), &out, &errOut)
+	if code != 1 || !strings.Contains(out.String(), "web chat is coming") {
+		t.Errorf("serve: code %d, out %q, err %q", code, out.String(), errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t.db")); err != nil {
+		t.Errorf("serve did not open storage: %v", err)
+	}
+}
+
+func TestConsoleCommand(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "c.yaml")
+	os.WriteFile(cfgPath, []byte("storage:\n  path: "+filepath.Join(dir, "t.db")+"\nimages:\n  size: 64\n"), 0o600)
+	images := filepath.Join(dir, "img")
+	in := "alice: /challenge @bob white\nbob: [Accept]\nalice: e4\n"
+	var out, errOut bytes.Buffer
+	if code := run([]string{"console", "--config", cfgPath, "--images", images}, strings.NewReader(in), &out, &errOut); code != 0 {
+		t.Fatalf("console: code %d, err %q", code, errOut.String())
+	}
+	files, _ := filepath.Glob(filepath.Join(images, "*.png"))
+	if len(files) != 2 || !strings.Contains(out.String(), files[1]) {
+		t.Errorf("pictures %v, output:\n%s", files, out.String())
+	}
+	// A second run continues the same game from the file.
+	out.Reset()
+	if code := run([]string{"console", "--config", cfgPath, "--images", images}, strings.NewReader("bob: e5\n"), &out, &errOut); code != 0 || !strings.Contains(out.String(), "1... e5") {
+		t.Errorf("second run: %q", out.String())
+	}
+}
