@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"topochess/engine"
@@ -138,7 +139,7 @@ func (s *Service) loadLocked(c *call, id string) (*storage.Game, *engine.Game, [
 	if err != nil {
 		return nil, nil, s.internal(c, err)
 	}
-	g, err := replay(rec)
+	g, err := s.game(rec)
 	if err != nil {
 		return nil, nil, s.internal(c, err)
 	}
@@ -268,10 +269,10 @@ func (s *Service) cmdMove(c *call) []Reply {
 		return s.fail(c, "That move is not possible: %v.", err)
 	}
 	offer := rec.DrawOffer
-	rec.Moves = g.Moves
+	rec.Moves = slices.Clone(g.Moves)
 	rec.Result, rec.Reason = string(g.Result), string(g.Reason)
 	rec.DrawOffer = ""
-	if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+	if err := s.save(c, rec, g); err != nil {
 		unlock()
 		return s.internal(c, err)
 	}
@@ -338,11 +339,10 @@ func (s *Service) cmdBoard(c *call) []Reply {
 	if rec == nil {
 		return replies
 	}
-	g, err := replay(rec)
-	if err != nil {
-		return s.internal(c, err)
+	rec, pos, replies := s.snapshot(c, rec.ID)
+	if rec == nil {
+		return replies
 	}
-	pos := g.Position()
 	caption := fmt.Sprintf("%s · %s · %s (White) vs %s (Black) · %d move(s) played.", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name, len(rec.Moves))
 	r := Reply{Text: caption}
 	if rec.Active() {
@@ -387,11 +387,10 @@ func (s *Service) cmdMoves(c *call) []Reply {
 	if rec == nil {
 		return replies
 	}
-	g, err := replay(rec)
-	if err != nil {
-		return s.internal(c, err)
+	rec, pos, replies := s.snapshot(c, rec.ID)
+	if rec == nil {
+		return replies
 	}
-	pos := g.Position()
 	from := pos.Geo().Cell(cell)
 	if from < 0 {
 		return s.fail(c, "There is no cell %q on the %s board.", cell, variantName(rec.Variant))
@@ -458,13 +457,14 @@ func (s *Service) cmdResign(c *call) []Reply {
 	g.Resign(side)
 	offer := rec.DrawOffer
 	rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-	if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+	if err := s.save(c, rec, g); err != nil {
 		unlock()
 		return s.internal(c, err)
 	}
+	pos := g.Position().Clone()
 	unlock()
 	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
-	r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
+	r := s.stateReply(c, rec, pos, rec.ID+" ·")
 	if offer != "" {
 		r.Supersedes = []string{"draw:" + rec.ID}
 	}
@@ -517,7 +517,7 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 			return s.fail(c, "You already offered a draw in %s; waiting for %s.", rec.ID, other.Name)
 		}
 		rec.DrawOffer = side.String()
-		if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+		if err := s.save(c, rec, g); err != nil {
 			return s.internal(c, err)
 		}
 		return []Reply{{
@@ -538,11 +538,12 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 		}
 		g.AgreeDraw()
 		rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-		if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+		if err := s.save(c, rec, g); err != nil {
 			return s.internal(c, err)
 		}
+		pos := g.Position().Clone()
 		unlock()
-		r := s.stateReply(c, rec, g.Position(), rec.ID+" ·")
+		r := s.stateReply(c, rec, pos, rec.ID+" ·")
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}
 	default: // decline
@@ -550,7 +551,7 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 			return s.fail(c, "There is no draw offer to decline in %s.", rec.ID)
 		}
 		rec.DrawOffer = ""
-		if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+		if err := s.save(c, rec, g); err != nil {
 			return s.internal(c, err)
 		}
 		return []Reply{{
@@ -576,12 +577,12 @@ func (s *Service) cmdGames(c *call) []Reply {
 	} else {
 		fmt.Fprintf(&b, "Your games here (%d):", len(games))
 		for _, rec := range games {
-			g, err := replay(rec)
-			if err != nil {
-				return s.internal(c, err)
+			rec, pos, replies := s.snapshot(c, rec.ID)
+			if rec == nil {
+				return replies
 			}
 			turn := "their move"
-			if playerOf(rec, g.Position().Side).ID == c.User.ID {
+			if playerOf(rec, pos.Side).ID == c.User.ID {
 				turn = "your move"
 			}
 			fmt.Fprintf(&b, "\n• %s, %d move(s), %s", describe(rec, c.User.ID), len(rec.Moves), turn)

@@ -111,6 +111,7 @@ type Service struct {
 	gameLocks [256]sync.Mutex
 	events    *eventLog
 	rate      *rateLimiter
+	cache     *gameCache
 }
 
 // New builds a service on an open store.
@@ -142,6 +143,7 @@ func New(store *storage.Store, cfg Config) *Service {
 	}
 	s.events = newEventLog(n)
 	s.rate = newRateLimiter(s.limits.CommandsPer10s, 10*time.Second)
+	s.cache = newGameCache(1024)
 	return s
 }
 

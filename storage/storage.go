@@ -68,7 +68,7 @@ func Open(path string, opt Options) (*Store, error) {
 			return nil, fmt.Errorf("storage: %w", err)
 		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout})
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("storage: %s: %w (waited %v)", path, ErrLocked, opt.Timeout)
 	}
