@@ -305,14 +305,15 @@ func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, i
 	} else {
 		r.Text = fmt.Sprintf("%s: %v.", rec.ID, err)
 	}
-	if pos.V.Observation && s.explain != nil {
-		if ex, ok := s.explain(pos, input); ok {
+	if pos.V.Observation {
+		if ex, ok := s.explain(pos, input, me); ok {
 			r.Text = fmt.Sprintf("%s: %s", rec.ID, ex.Text)
 			choices = ex.Choices
 			if len(ex.Observed) > 0 || len(ex.Observers) > 0 {
 				opt := boardOptions(rec, pos, s.orientation(c.User.ID, pos))
 				opt.Observed, opt.Observers = ex.Observed, ex.Observers
 				if img, err := s.picture(pos, opt, rec.ID+"-observed.png", rec.ID); err == nil {
+					img.Alt += observedAlt(pos, ex)
 					r.Image = img
 				}
 			}
@@ -322,8 +323,10 @@ func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, i
 		if i == maxButtons {
 			break
 		}
+		// SAN is friendlier, but where pieces reappear (Heisenberg) it
+		// hides where a move starts, so those buttons say from-to.
 		label := ch
-		if m, err := pos.ParseCanonical(ch); err == nil {
+		if m, err := pos.ParseCanonical(ch); err == nil && !pos.V.Observation {
 			label = pos.SAN(m)
 		}
 		r.Buttons = append(r.Buttons, Button{Label: label, Command: "move", Args: map[string]string{"game": rec.ID, "move": ch}, Style: "primary", For: c.User.ID})
@@ -604,4 +607,24 @@ func orAnyone(ch *storage.Challenge) string {
 		return "anyone"
 	}
 	return ch.To.Name
+}
+
+// observedAlt words the observation marks for the picture's alt text.
+func observedAlt(pos *engine.Position, ex Explanation) string {
+	g := pos.Geo()
+	var by []string
+	for _, c := range ex.Observers {
+		by = append(by, g.Name(c))
+	}
+	out := ""
+	for _, c := range ex.Observed {
+		out += fmt.Sprintf(" Marked: %s, the observed cell", g.Name(c))
+	}
+	if len(by) > 0 {
+		out += fmt.Sprintf(", and the observers on %s", strings.Join(by, ", "))
+	}
+	if out != "" {
+		out += "."
+	}
+	return out
 }

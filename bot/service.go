@@ -73,8 +73,9 @@ type Explanation struct {
 }
 
 // Explainer is consulted when a move typed in a variant with observation
-// fails to parse. ok is false when it has nothing to add.
-type Explainer func(pos *engine.Position, input string) (ex Explanation, ok bool)
+// fails to parse; me is the engine's refusal (nil if it gave none). ok is
+// false when it has nothing to add.
+type Explainer func(pos *engine.Position, input string, me *engine.MoveError) (ex Explanation, ok bool)
 
 // Config configures a Service.
 type Config struct {
@@ -82,7 +83,8 @@ type Config struct {
 	// Painter draws the pictures (default render.New()).
 	Painter Painter
 	// Explain explains refused moves in variants with observation
-	// (Heisenberg); nil: only the engine's MoveError is shown.
+	// (Heisenberg); nil: the built-in one, which marks the observed cell
+	// and the observers on a picture.
 	Explain Explainer
 	// Now is the clock (default time.Now); tests fix it.
 	Now func() time.Time
@@ -127,6 +129,9 @@ func New(store *storage.Store, cfg Config) *Service {
 	}
 	if s.painter == nil {
 		s.painter = render.New()
+	}
+	if s.explain == nil {
+		s.explain = explainObservation
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -330,7 +330,10 @@ func TestExplainHook(t *testing.T) {
 	// main yet, a standard game proves it stays silent elsewhere.
 	h := newHarness(t, Limits{})
 	called := false
-	h.cfg.Explain = func(*engine.Position, string) (Explanation, bool) { called = true; return Explanation{}, false }
+	h.cfg.Explain = func(*engine.Position, string, *engine.MoveError) (Explanation, bool) {
+		called = true
+		return Explanation{}, false
+	}
 	h.restart()
 	h.startGame("standard")
 	h.refused("alice", "e2e5", "can go to")
@@ -387,5 +390,46 @@ func TestRestartContinues(t *testing.T) {
 	}
 	if r := h.ok("alice", "/accept c2"); !strings.Contains(r.Text, "begins") {
 		t.Errorf("challenge after restart: %q", r.Text)
+	}
+}
+
+func TestHeisenbergObservedMove(t *testing.T) {
+	h := newHarness(t, Limits{})
+	id := h.startGame("heisenberg")
+	h.ok("alice", "e2e4")
+	h.ok("bob", "e7-e5") // plain "e5" is ambiguous here: pawns may reappear
+	// d2-d4 passes d3 and lands on d4, which the pawn on e5 watches
+	// (RULES §5: a double step's path is the middle cell, then the
+	// destination; S is the first watched cell, N = 1 watcher).
+	r := h.refused("alice", "d4", "seen on d4 by the pawn on e5")
+	checkPNG(t, r)
+	if !strings.Contains(r.Image.Name, "observed") {
+		t.Errorf("picture %q is not the observation picture", r.Image.Name)
+	}
+	var moves []string
+	for _, b := range r.Buttons {
+		moves = append(moves, b.Args["move"])
+		if b.For != "test:alice" || b.Args["game"] != id {
+			t.Errorf("button %+v", b)
+		}
+	}
+	// Change of position at distance N = 1 from S = d4, minus d2's own
+	// FIDE destinations (d3, d4) and e4 (its own pawn): c3 c4 c5 d5 e3
+	// and the capture on e5.
+	want := []string{"d2-c3", "d2-c4", "d2-c5", "d2-d5", "d2-e3", "d2-e5"}
+	slices.Sort(moves)
+	if !slices.Equal(moves, want) {
+		t.Fatalf("choices %v, want %v", moves, want)
+	}
+	for _, b := range r.Buttons {
+		if b.Args["move"] == "d2-e5" {
+			rs := h.press("alice", b)
+			if len(rs) != 1 || rs[0].Error {
+				t.Fatalf("pressing %s: %s", b.Label, dump(rs))
+			}
+		}
+	}
+	if g := h.game(id); !slices.Equal(g.Moves, []string{"e2-e4", "e7-e5", "d2-e5"}) {
+		t.Fatalf("moves %v", g.Moves)
 	}
 }
