@@ -164,7 +164,14 @@ func BenchmarkBotMove(b *testing.B) {
 					if pos.Side == engine.Black {
 						who = black
 					}
-					cmd := bot.Command{EventID: fmt.Sprintf("%s-%d", ch, i), Platform: "bench", Channel: ch, User: who, Name: "move", Text: pos.SAN(m)}
+					// Typed as SAN, as players do, unless the engine's SAN
+					// does not read back as this move (pawn moves on the cube
+					// and in Heisenberg can be ambiguous): then canonical.
+					text := pos.SAN(m)
+					if back, err := pos.ParseMove(text); err != nil || !back.Same(m) {
+						text = pos.Canonical(m)
+					}
+					cmd := bot.Command{EventID: fmt.Sprintf("%s-%d", ch, i), Platform: "bench", Channel: ch, User: who, Name: "move", Text: text}
 					start := time.Now()
 					rs := svc.Handle(cmd)
 					durations = append(durations, time.Since(start))

@@ -319,17 +319,12 @@ func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, i
 			}
 		}
 	}
+	labels := choiceLabels(pos, choices)
 	for i, ch := range choices {
 		if i == maxButtons {
 			break
 		}
-		// SAN is friendlier, but where pieces reappear (Heisenberg) it
-		// hides where a move starts, so those buttons say from-to.
-		label := ch
-		if m, err := pos.ParseCanonical(ch); err == nil && !pos.V.Observation {
-			label = pos.SAN(m)
-		}
-		r.Buttons = append(r.Buttons, Button{Label: label, Command: "move", Args: map[string]string{"game": rec.ID, "move": ch}, Style: "primary", For: c.User.ID})
+		r.Buttons = append(r.Buttons, Button{Label: labels[i], Command: "move", Args: map[string]string{"game": rec.ID, "move": ch}, Style: "primary", For: c.User.ID})
 	}
 	return []Reply{r}
 }
@@ -627,4 +622,24 @@ func observedAlt(pos *engine.Position, ex Explanation) string {
 		out += "."
 	}
 	return out
+}
+
+// choiceLabels names choice buttons in SAN, which is friendlier, unless
+// that would not tell them apart (SAN of a pawn move does not say where it
+// starts, and in Heisenberg pieces reappear): then all say from-to.
+func choiceLabels(pos *engine.Position, choices []string) []string {
+	labels := make([]string, len(choices))
+	seen := map[string]bool{}
+	for i, ch := range choices {
+		m, err := pos.ParseCanonical(ch)
+		if err != nil || pos.V.Observation {
+			return slices.Clone(choices)
+		}
+		labels[i] = pos.SAN(m)
+		if seen[labels[i]] {
+			return slices.Clone(choices)
+		}
+		seen[labels[i]] = true
+	}
+	return labels
 }
