@@ -148,10 +148,10 @@ func (g *Geometry) Aliases(cell int) []string {
 
 // normalizeCellName folds the prime spellings of RULES §1.2 to "'".
 func normalizeCellName(s string) string {
-	s = strings.TrimSpace(strings.ToLower(s))
-	s = strings.NewReplacer("’", "'", "′", "'", "`", "'").Replace(s)
-	return s
+	return primeReplacer.Replace(strings.TrimSpace(strings.ToLower(s)))
 }
+
+var primeReplacer = strings.NewReplacer("’", "'", "′", "'", "`", "'")
 
 // Cell parses a cell name, returning -1 if it is not a cell of this board.
 func (g *Geometry) Cell(s string) int {

@@ -429,7 +429,11 @@ func (p *Position) SAN(m Move) string {
 		legal := p.LegalMoves()
 		from := p.g.Name(int(m.From))
 		capture := p.Board[m.To] != 0 || m.Flags&FlagEnPassant != 0
-		if pc.Kind() == Pawn {
+		if pc.Kind() == Pawn && !capture && p.ambiguousBy(legal, m, func(int) string { return "" }) {
+			// Two pawns can step to one cell on some boards (the cube,
+			// Heisenberg reappearances): write the move out in full.
+			sb.WriteString(from + "-")
+		} else if pc.Kind() == Pawn {
 			if capture {
 				_, file, _ := cellParts(from)
 				if file == "" || p.ambiguousBy(legal, m, func(c int) string { _, f, _ := cellParts(p.g.Name(c)); return f }) {

@@ -215,3 +215,23 @@ func TestRefusalExplained(t *testing.T) {
 		}
 	}
 }
+
+func TestSANPawnAmbiguity(t *testing.T) {
+	// On the cube two pawns can step forward onto one cell; SAN must name
+	// the origin so it reads back as the same move.
+	v := MustVariant("cube")
+	pos := v.StartPosition()
+	for i := 0; i < 200; i++ {
+		ms := pos.LegalMoves()
+		if len(ms) == 0 {
+			break
+		}
+		for _, m := range ms {
+			back, err := pos.ParseMove(pos.SAN(m))
+			if err != nil || !back.Same(m) {
+				t.Fatalf("%s: SAN %q reads back as %v (%v)", pos.Canonical(m), pos.SAN(m), back, err)
+			}
+		}
+		pos.Make(ms[(i*7919)%len(ms)])
+	}
+}
