@@ -1,0 +1,342 @@
+package web
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"topochess/engine"
+)
+
+// maxLine is the longest line a page may send; the bot has its own,
+// usually shorter, limit with a friendlier answer.
+const maxLine = 2000
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// jsonError answers a request the adapter itself refuses; the page shows
+// the message to its user only.
+func jsonError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]string{"error": msg})
+}
+
+// readJSON decodes a small JSON body; it refuses other content types so a
+// form on another site cannot post here.
+func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		jsonError(w, http.StatusUnsupportedMediaType, "send JSON")
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	if err := json.NewDecoder(r.Body).Decode(v); err != nil {
+		jsonError(w, http.StatusBadRequest, "that request was not understood")
+		return false
+	}
+	return true
+}
+
+// sessionOf finds the tab's session from the X-Session header (or the s
+// query parameter, for EventSource, which cannot set headers).
+func (s *Server) sessionOf(w http.ResponseWriter, r *http.Request) (session, bool) {
+	tok := r.Header.Get("X-Session")
+	if tok == "" {
+		tok = r.URL.Query().Get("s")
+	}
+	se, ok := s.sess.get(tok, s.opt.Now())
+	if !ok {
+		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "please join again", "rejoin": true})
+	}
+	return se, ok
+}
+
+type joinRequest struct {
+	Name string `json:"name"`
+	Room string `json:"room"`
+}
+
+type joinResponse struct {
+	Token string `json:"token"`
+	User  string `json:"user"` // the user ID, to know one's own buttons
+	Name  string `json:"name"`
+	Room  string `json:"room"`
+}
+
+func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
+	var req joinRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	name, err := checkName(req.Name, "name")
+	if err != nil {
+		jsonError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	room := strings.TrimSpace(req.Room)
+	if room == "" {
+		room = "lobby"
+	}
+	if room, err = checkName(room, "room"); err != nil {
+		jsonError(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	room = strings.ToLower(room)
+	u := webUser(name)
+	tok := s.sess.add(&session{user: u, room: room, last: s.opt.Now()})
+	writeJSON(w, http.StatusOK, joinResponse{Token: tok, User: u.ID, Name: u.Name, Room: room})
+}
+
+type sendRequest struct {
+	Text  string `json:"text"`
+	Event string `json:"event"`
+}
+
+func (s *Server) apiSend(w http.ResponseWriter, r *http.Request) {
+	se, ok := s.sessionOf(w, r)
+	if !ok {
+		return
+	}
+	var req sendRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	line := strings.TrimSpace(req.Text)
+	switch {
+	case line == "":
+		jsonError(w, http.StatusBadRequest, "Type a command, for example /help.")
+		return
+	case !utf8.ValidString(line):
+		jsonError(w, http.StatusBadRequest, "That text is not valid UTF-8.")
+		return
+	case utf8.RuneCountInString(line) > maxLine:
+		jsonError(w, http.StatusBadRequest, fmt.Sprintf("That is too long (%d characters at most).", maxLine))
+		return
+	}
+	name, text, slash := parseLine(line)
+	if !slash {
+		// Plain text is chat between people, as on the other platforms,
+		// where the bot only answers commands.
+		s.hub.publish(se.room, &event{Kind: "chat", From: se.user.Name, Text: line, Time: s.millis()})
+		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+		return
+	}
+	if name == "" {
+		jsonError(w, http.StatusBadRequest, "Type a command after the slash, for example /help.")
+		return
+	}
+	cmd := s.command(se, req.Event)
+	cmd.Name, cmd.Text = name, text
+	cmd.Mentions = mentions(text)
+	s.run(se, cmd, line)
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+type pressRequest struct {
+	Button string `json:"button"`
+	Event  string `json:"event"`
+}
+
+func (s *Server) apiPress(w http.ResponseWriter, r *http.Request) {
+	se, ok := s.sessionOf(w, r)
+	if !ok {
+		return
+	}
+	var req pressRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	b, found := s.btns.get(req.Button)
+	switch {
+	case !found || b.room != se.room:
+		jsonError(w, http.StatusGone, "That button is gone; type the command instead.")
+		return
+	case b.forUser != "" && b.forUser != se.user.ID:
+		jsonError(w, http.StatusForbidden, fmt.Sprintf("That button is for %s.", strings.TrimPrefix(b.forUser, "web:")))
+		return
+	case b.stale:
+		jsonError(w, http.StatusGone, "That button is no longer current.")
+		return
+	}
+	cmd := s.command(se, req.Event)
+	cmd.Name, cmd.Args = b.command, b.args
+	s.run(se, cmd, "["+b.label+"]")
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}
+
+type clickRequest struct {
+	Image string  `json:"image"`
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	// Clear drops the selection on that picture's game.
+	Clear bool   `json:"clear"`
+	Event string `json:"event"`
+}
+
+type clickResponse struct {
+	// Selected is the cell now chosen ("" = none), for the page's hint.
+	Selected string `json:"selected"`
+	Note     string `json:"note,omitempty"`
+}
+
+// apiClick turns clicks on a board picture into commands: the first click
+// on a game asks /moves for that cell (a picture with its destinations),
+// the second sends /move from-to. Clicking the chosen cell again, or off
+// the board, drops the choice.
+func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
+	se, ok := s.sessionOf(w, r)
+	if !ok {
+		return
+	}
+	var req clickRequest
+	if !readJSON(w, r, &req) {
+		return
+	}
+	img, found := s.images.get(req.Image)
+	if !found {
+		jsonError(w, http.StatusGone, "That picture is too old; type /board for a fresh one.")
+		return
+	}
+	if img.game == "" || img.variant == "" || img.w == 0 || img.h == 0 {
+		jsonError(w, http.StatusBadRequest, "That picture is not a game board.")
+		return
+	}
+	v, err := engine.GetVariant(img.variant)
+	if err != nil {
+		jsonError(w, http.StatusBadRequest, "That picture is not a board I know.")
+		return
+	}
+	now := s.opt.Now()
+	prev, had := s.sel.take(se.user.ID, img.game, now)
+	if req.Clear {
+		writeJSON(w, http.StatusOK, clickResponse{})
+		return
+	}
+	cell := s.cellAt(v, img, req.X, req.Y)
+	if cell < 0 {
+		writeJSON(w, http.StatusOK, clickResponse{Note: "That is not a cell; nothing is selected."})
+		return
+	}
+	to := v.Geo.Name(cell)
+	cmd := s.command(se, req.Event)
+	switch {
+	case had && prev == to:
+		writeJSON(w, http.StatusOK, clickResponse{Note: "Selection cleared."})
+		return
+	case had:
+		cmd.Name, cmd.Args = "move", map[string]string{"move": prev + "-" + to, "game": img.game}
+		s.run(se, cmd, fmt.Sprintf("/move %s-%s game:%s", prev, to, img.game))
+		writeJSON(w, http.StatusOK, clickResponse{})
+	default:
+		cmd.Name, cmd.Args = "moves", map[string]string{"cell": to, "game": img.game}
+		if refused := s.run(se, cmd, fmt.Sprintf("/moves %s game:%s", to, img.game)); refused {
+			writeJSON(w, http.StatusOK, clickResponse{})
+			return
+		}
+		s.sel.set(se.user.ID, img.game, to, now)
+		writeJSON(w, http.StatusOK, clickResponse{Selected: to})
+	}
+}
+
+// cellAt scales a click given in the picture's own pixels to the
+// renderer's size for that variant (the bot may draw at another size)
+// and finds the cell there.
+func (s *Server) cellAt(v *engine.Variant, img *storedImage, x, y float64) int {
+	if x < 0 || y < 0 || x > float64(img.w) || y > float64(img.h) {
+		return -1
+	}
+	rw, rh := s.opt.Renderer.Size(v)
+	o := engine.White
+	if img.orientation == "black" {
+		o = engine.Black
+	}
+	return s.opt.Renderer.CellAt(v, o, x*float64(rw)/float64(img.w), y*float64(rh)/float64(img.h))
+}
+
+func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
+	se, ok := s.sessionOf(w, r)
+	if !ok {
+		return
+	}
+	since, _ := strconv.ParseUint(r.Header.Get("Last-Event-ID"), 10, 64)
+	if since == 0 {
+		since, _ = strconv.ParseUint(r.URL.Query().Get("since"), 10, 64)
+	}
+	sub, backlog, ok := s.hub.subscribe(se.room, se.user.ID, since)
+	if !ok {
+		jsonError(w, http.StatusServiceUnavailable, "The chat is full right now; try again later.")
+		return
+	}
+	defer s.hub.unsubscribe(se.room, sub)
+	rc := http.NewResponseController(w)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	if _, err := fmt.Fprint(w, "retry: 1500\n\n"); err != nil {
+		return
+	}
+	for _, e := range backlog {
+		if writeEvent(w, e) != nil {
+			return
+		}
+	}
+	if rc.Flush() != nil {
+		return
+	}
+	ping := time.NewTicker(20 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case e, open := <-sub.ch:
+			if !open {
+				return
+			}
+			if writeEvent(w, e) != nil {
+				return
+			}
+		case <-ping.C:
+			if _, err := fmt.Fprint(w, ": ping\n\n"); err != nil {
+				return
+			}
+		}
+		if rc.Flush() != nil {
+			return
+		}
+	}
+}
+
+func writeEvent(w http.ResponseWriter, e *event) error {
+	data, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "id: %d\ndata: %s\n\n", e.Seq, data)
+	return err
+}
+
+func (s *Server) serveImage(w http.ResponseWriter, r *http.Request) {
+	id := strings.TrimSuffix(r.PathValue("id"), ".png")
+	img, ok := s.images.get(id)
+	if !ok {
+		http.Error(w, "picture gone", http.StatusNotFound)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "image/png")
+	h.Set("Content-Length", strconv.Itoa(len(img.png)))
+	h.Set("Cache-Control", "private, max-age=86400, immutable")
+	_, _ = w.Write(img.png)
+}
+
+func (s *Server) millis() int64 { return s.opt.Now().UnixMilli() }

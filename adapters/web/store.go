@@ -1,0 +1,242 @@
+package web
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"image/png"
+	"maps"
+	"slices"
+	"sync"
+	"time"
+
+	"topochess/bot"
+)
+
+// newID returns an unguessable identifier: image and button ids are
+// capabilities, and session tokens are the user's identity.
+func newID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
+	return hex.EncodeToString(b[:])
+}
+
+// storedImage is a picture served from memory, with what is needed to map
+// a click on it to a cell.
+type storedImage struct {
+	png         []byte
+	w, h        int
+	variant     string
+	orientation string
+	game        string
+}
+
+// imageStore keeps the newest pictures up to a byte budget.
+type imageStore struct {
+	mu    sync.Mutex
+	m     map[string]*storedImage
+	order []string
+	bytes int
+	max   int
+}
+
+func newImageStore(max int) *imageStore {
+	return &imageStore{m: map[string]*storedImage{}, max: max}
+}
+
+// add stores a reply's picture and returns its id and size.
+func (st *imageStore) add(img *bot.Image) (string, *storedImage) {
+	si := &storedImage{png: img.PNG, variant: img.Variant, orientation: img.Orientation, game: img.Game}
+	if cfg, err := png.DecodeConfig(bytes.NewReader(img.PNG)); err == nil {
+		si.w, si.h = cfg.Width, cfg.Height
+	}
+	id := newID()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.m[id] = si
+	st.order = append(st.order, id)
+	st.bytes += len(si.png)
+	for st.bytes > st.max && len(st.order) > 1 {
+		old := st.order[0]
+		st.order = st.order[1:]
+		st.bytes -= len(st.m[old].png)
+		delete(st.m, old)
+	}
+	return id, si
+}
+
+func (st *imageStore) get(id string) (*storedImage, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	si, ok := st.m[id]
+	return si, ok
+}
+
+// storedButton is a button shown in a room; pressing it by id sends its
+// command.
+type storedButton struct {
+	label   string
+	command string
+	args    map[string]string
+	forUser string
+	key     string // the reply's key, so Supersedes can retire it
+	room    string
+	stale   bool
+}
+
+type buttonStore struct {
+	mu    sync.Mutex
+	m     map[string]*storedButton
+	order []string
+	byKey map[string][]string
+	max   int
+}
+
+func newButtonStore(max int) *buttonStore {
+	return &buttonStore{m: map[string]*storedButton{}, byKey: map[string][]string{}, max: max}
+}
+
+func (st *buttonStore) add(b bot.Button, key, room string) string {
+	id := newID()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.m[id] = &storedButton{label: b.Label, command: b.Command, args: maps.Clone(b.Args), forUser: b.For, key: key, room: room}
+	st.order = append(st.order, id)
+	if key != "" {
+		st.byKey[key] = append(st.byKey[key], id)
+	}
+	for len(st.order) > st.max {
+		old := st.order[0]
+		st.order = st.order[1:]
+		if k := st.m[old].key; k != "" {
+			ids := st.byKey[k][1:] // buttons of a key are added and dropped in order
+			if len(ids) == 0 {
+				delete(st.byKey, k)
+			} else {
+				st.byKey[k] = ids
+			}
+		}
+		delete(st.m, old)
+	}
+	return id
+}
+
+// get returns a copy of a button, so callers need no lock.
+func (st *buttonStore) get(id string) (storedButton, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	b, ok := st.m[id]
+	if !ok {
+		return storedButton{}, false
+	}
+	return *b, true
+}
+
+// retire marks the buttons of superseded replies stale and returns the
+// rooms that showed them.
+func (st *buttonStore) retire(keys []string) []string {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var rooms []string
+	for _, k := range keys {
+		for _, id := range st.byKey[k] {
+			b := st.m[id]
+			b.stale = true
+			if !slices.Contains(rooms, b.room) {
+				rooms = append(rooms, b.room)
+			}
+		}
+	}
+	return rooms
+}
+
+// session is one browser tab that joined: who it speaks as and where.
+type session struct {
+	user bot.User
+	room string // "lobby", not "web:lobby"
+	last time.Time
+}
+
+type sessionStore struct {
+	mu  sync.Mutex
+	m   map[string]*session
+	max int
+}
+
+func newSessionStore(max int) *sessionStore {
+	return &sessionStore{m: map[string]*session{}, max: max}
+}
+
+func (st *sessionStore) add(s *session) string {
+	id := newID()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.m) >= st.max {
+		// Forget the tab idle the longest; it joins again by itself.
+		var oldest string
+		for k, v := range st.m {
+			if oldest == "" || v.last.Before(st.m[oldest].last) {
+				oldest = k
+			}
+		}
+		delete(st.m, oldest)
+	}
+	st.m[id] = s
+	return id
+}
+
+func (st *sessionStore) get(id string, now time.Time) (session, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s, ok := st.m[id]
+	if !ok {
+		return session{}, false
+	}
+	s.last = now
+	return *s, true
+}
+
+// selections remember the piece a user clicked on a game's picture, until
+// the next click on that game.
+type selections struct {
+	mu sync.Mutex
+	m  map[selKey]selection
+}
+
+type selKey struct{ user, game string }
+
+type selection struct {
+	cell string
+	at   time.Time
+}
+
+// selectionTTL: a click long after the first one starts afresh.
+const selectionTTL = 10 * time.Minute
+
+func newSelections() *selections { return &selections{m: map[selKey]selection{}} }
+
+// take returns and clears the pending selection.
+func (st *selections) take(user, game string, now time.Time) (string, bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	k := selKey{user, game}
+	s, ok := st.m[k]
+	delete(st.m, k)
+	if !ok || now.Sub(s.at) > selectionTTL {
+		return "", false
+	}
+	return s.cell, true
+}
+
+func (st *selections) set(user, game, cell string, now time.Time) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.m) > 10000 {
+		for k, s := range st.m {
+			if now.Sub(s.at) > selectionTTL {
+				delete(st.m, k)
+			}
+		}
+	}
+	st.m[selKey{user, game}] = selection{cell: cell, at: now}
+}
