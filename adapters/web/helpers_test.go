@@ -50,17 +50,19 @@ func (f *fakeBot) Handle(c bot.Command) []bot.Reply {
 	case "board":
 		return []bot.Reply{{Text: "g1 board", Image: img}}
 	case "moves":
-		if c.Args["cell"] != "e2" {
-			return []bot.Reply{{Text: "There is no piece of yours on " + c.Args["cell"] + ".", Private: true, Error: true}}
+		// Ranks 3 to 6 are empty at the start.
+		cell := c.Args["cell"]
+		if len(cell) != 2 || cell[1] >= '3' && cell[1] <= '6' {
+			return []bot.Reply{{Text: "There is no piece on " + cell + ".", Private: true, Error: true}}
 		}
-		return []bot.Reply{{Text: "e2 can go to e3, e4.", Image: img, Private: true}}
+		return []bot.Reply{{Text: cell + " can move.", Image: img, Private: true}}
 	case "move":
 		mv := c.Args["move"]
 		if mv == "" {
 			mv = c.Text
 		}
-		if mv == "e2-e5" || mv == "e2e5" {
-			return []bot.Reply{{Text: "e2-e5 is not a legal move.", Private: true, Error: true}}
+		if mv == "e1-e3" || mv == "e1e3" {
+			return []bot.Reply{{Text: "The king cannot go from e1 to e3.", Private: true, Error: true}}
 		}
 		return []bot.Reply{{Text: "moved " + mv, Image: img, Mentions: []string{"web:bob"}}}
 	case "challenge":

@@ -1,0 +1,289 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// chromiumPath finds Debian's chromium (or the one TOPOCHESS_CHROMIUM
+// names); "" when there is none.
+func chromiumPath() string {
+	for _, p := range []string{os.Getenv("TOPOCHESS_CHROMIUM"), "/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if p == "" {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			return p
+		}
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// artifactDir is where pictures a person should look at are kept:
+// $TEST_ARTIFACTS when set, else the test's temporary folder.
+func artifactDir(t *testing.T) string {
+	if d := os.Getenv("TEST_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err == nil {
+			return d
+		}
+	}
+	return t.TempDir()
+}
+
+// page is one person's browser tab in a browser context of its own
+// (its own cookies and session storage).
+type page struct {
+	t    *testing.T
+	name string
+	ctx  context.Context
+}
+
+func (p *page) do(steps ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	if err := chromedp.Do(p.ctx, steps...); err != nil {
+		p.t.Fatalf("%s: %v", p.name, err)
+	}
+}
+
+func eval[T any](p *page, js string) T {
+	p.t.Helper()
+	v, err := chromedp.Run(p.ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		p.t.Fatalf("%s: %s: %v", p.name, js, err)
+	}
+	return v
+}
+
+// waitFor polls a JavaScript condition.
+func (p *page) waitFor(what, js string) {
+	p.t.Helper()
+	if _, err := chromedp.Run(p.ctx, chromedp.Poll[bool](js, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+		p.t.Fatalf("%s: waiting for %s: %v", p.name, what, err)
+	}
+}
+
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// boards counts the board pictures on the page that have loaded.
+const boardsJS = `[...document.querySelectorAll('#log img.clickable')].filter(i => i.complete && i.naturalWidth > 0).length`
+
+func (p *page) boards() int { return eval[int](p, boardsJS) }
+
+func (p *page) waitBoards(n int) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%d board pictures", n), fmt.Sprintf("%s >= %d", boardsJS, n))
+}
+
+// waitMessage waits for a line containing text; class narrows the kind
+// ("reply", "error", "chat").
+func (p *page) waitMessage(class, text string) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("a %s line with %q", class, text), fmt.Sprintf(
+		`[...document.querySelectorAll('#log li.msg.%s')].some(m => m.textContent.includes(%s))`, class, jsString(text)))
+}
+
+func (p *page) say(text string) {
+	p.t.Helper()
+	p.do(chromedp.SendKeys(chromedp.CSS("#line"), text), chromedp.Click(chromedp.CSS("#say button")))
+}
+
+func (p *page) join(base string) {
+	p.t.Helper()
+	p.do(
+		chromedp.Navigate(base),
+		chromedp.WaitVisible(chromedp.CSS("#join-name")),
+		chromedp.SendKeys(chromedp.CSS("#join-name"), p.name),
+		chromedp.Click(chromedp.CSS("#join button[type=submit]")),
+		chromedp.WaitVisible(chromedp.CSS("#line")),
+	)
+}
+
+// pressButton clicks the newest enabled button with this label.
+func (p *page) pressButton(label string) {
+	p.t.Helper()
+	p.waitFor("button "+label, fmt.Sprintf(`(() => {
+		const bs = [...document.querySelectorAll('#log .buttons button')].filter(b => b.textContent === %s && !b.disabled);
+		if (!bs.length) return false;
+		bs[bs.length - 1].click();
+		return true;
+	})()`, jsString(label)))
+}
+
+type imgBox struct {
+	ID                          string
+	Left, Top, Width, Height    float64
+	NaturalWidth, NaturalHeight float64
+}
+
+// clickCell clicks, with the mouse, the centre of a standard-board cell
+// on the newest board picture. The cell's place in the picture is worked
+// out from the layout rather than with CellAt, so the test checks the
+// server's mapping: 8×8 unit squares, a1 at (0,0), a 0.9-unit margin
+// (9.8 units across), turned half a turn when drawn from Black's side.
+func (p *page) clickCell(s *Server, cell string) {
+	p.t.Helper()
+	box := eval[imgBox](p, `(() => {
+		const imgs = document.querySelectorAll('#log img.clickable');
+		const i = imgs[imgs.length - 1];
+		i.scrollIntoView({block: 'center'});
+		const r = i.getBoundingClientRect();
+		return {ID: i.dataset.image, Left: r.left, Top: r.top, Width: r.width, Height: r.height,
+			NaturalWidth: i.naturalWidth, NaturalHeight: i.naturalHeight};
+	})()`)
+	img, ok := s.images.get(box.ID)
+	if !ok {
+		p.t.Fatalf("%s: the page shows picture %q the server does not have", p.name, box.ID)
+	}
+	fx, ry := float64(cell[0]-'a')+0.5, float64(cell[1]-'1')+0.5
+	if img.orientation == "black" {
+		fx, ry = 8-fx, 8-ry
+	}
+	scale := box.NaturalWidth / 9.8
+	nx, ny := (fx+0.9)*scale, box.NaturalHeight-(ry+0.9)*scale
+	x := box.Left + nx*box.Width/box.NaturalWidth
+	y := box.Top + ny*box.Height/box.NaturalHeight
+	p.do(chromedp.MouseClickXY(x, y))
+}
+
+func (p *page) screenshot(dir, name string) string {
+	p.t.Helper()
+	// The viewport, as a person sees it: the header and the input line
+	// stay put while the conversation scrolls.
+	shot, err := chromedp.Run(p.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		p.t.Fatalf("%s: screenshot: %v", p.name, err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		p.t.Fatal(err)
+	}
+	return path
+}
+
+// newBrowser starts a headless Chromium for the test; the flags keep it
+// from reaching for the network, which stalls it on a closed machine.
+func newBrowser(t *testing.T) (context.Context, context.CancelFunc) {
+	path := chromiumPath()
+	if path == "" {
+		t.Skip("chromium is not installed (Debian: apt-get install chromium); the browser test needs it")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 55*time.Second)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(900, 1000),
+	)
+	browser, cancelBrowser := chromedp.NewContext(alloc)
+	if err := chromedp.Do(browser); err != nil {
+		cancelBrowser()
+		cancelAlloc()
+		cancel()
+		t.Fatalf("starting chromium: %v", err)
+	}
+	return browser, func() {
+		cancelBrowser()
+		cancelAlloc() // waits for the browser to exit, before its folder is removed
+		cancel()
+	}
+}
+
+func newPage(t *testing.T, browser context.Context, name string) *page {
+	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	return &page{t: t, name: name, ctx: ctx}
+}
+
+// TestBrowserGame plays through the page in a real browser: two people in
+// two browser contexts join, challenge, accept, move by typing and by
+// clicking the board, and one of them tries an illegal move.
+func TestBrowserGame(t *testing.T) {
+	browser, stop := newBrowser(t)
+	defer stop()
+	_, s, ts := newTestServer(t, Options{})
+	start := time.Now()
+
+	alice, bob := newPage(t, browser, "alice"), newPage(t, browser, "bob")
+	alice.join(ts.URL)
+
+	// A name that is markup is refused with a message, shown as text.
+	bob.do(
+		chromedp.Navigate(ts.URL),
+		chromedp.WaitVisible(chromedp.CSS("#join-name")),
+		chromedp.SendKeys(chromedp.CSS("#join-name"), "<script>"),
+		chromedp.Click(chromedp.CSS("#join button[type=submit]")),
+	)
+	bob.waitFor("the name refusal", `!document.querySelector('#join-error').hidden && document.querySelector('#join-error').textContent.includes('letters')`)
+	bob.join(ts.URL)
+
+	alice.say("/challenge @bob color:white")
+	bob.waitMessage("reply", "challenge")
+	// The Accept button is bob's: alice's page shows it disabled.
+	alice.waitFor("alice's Accept button disabled", `[...document.querySelectorAll('#log .buttons button')].some(b => b.textContent === 'Accept' && b.disabled)`)
+	bob.pressButton("Accept")
+	alice.waitBoards(1)
+	bob.waitBoards(1)
+
+	// Each typed move shows a new picture to both players.
+	for i, mv := range []struct {
+		who  *page
+		move string
+	}{{alice, "e2e4"}, {bob, "e7e5"}} {
+		mv.who.say("/move " + mv.move)
+		alice.waitBoards(2 + i)
+		bob.waitBoards(2 + i)
+	}
+
+	// An illegal move is refused, to the mover only.
+	alice.say("/move e1e3")
+	alice.waitMessage("error", "e1")
+	if n := eval[int](bob, `document.querySelectorAll('#log li.error').length`); n != 0 {
+		t.Errorf("bob sees %d error lines meant for alice", n)
+	}
+
+	// Moving by clicking: the knight on g1, then f3.
+	n := alice.boards()
+	alice.clickCell(s, "g1")
+	alice.waitFor("the selection hint", `!document.querySelector('#hint').hidden && document.querySelector('#hint-text').textContent.includes('g1')`)
+	alice.waitBoards(n + 1) // the private picture of the knight's moves
+	bobBoards := bob.boards()
+	alice.clickCell(s, "f3")
+	bob.waitMessage("reply", "g1")
+	bob.waitBoards(bobBoards + 1)
+	alice.waitFor("the hint to go", `document.querySelector('#hint').hidden`)
+
+	// Chat is text, never markup.
+	bob.say(`<img src=x onerror="document.title='owned'"> good game`)
+	alice.waitMessage("chat", "<img src=x")
+	if got := eval[int](alice, `document.querySelectorAll('#log .chat img').length`); got != 0 {
+		t.Error("a chat line became an element")
+	}
+
+	dir := artifactDir(t)
+	t.Logf("screenshots: %s, %s", alice.screenshot(dir, "web-chat-alice.png"), bob.screenshot(dir, "web-chat-bob.png"))
+	t.Logf("browser game took %v", time.Since(start).Round(time.Millisecond))
+}
