@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"topochess/bot"
 	"topochess/engine"
 )
 
@@ -120,7 +121,7 @@ func (s *Server) apiSend(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusBadRequest, fmt.Sprintf("That is too long (%d characters at most).", maxLine))
 		return
 	}
-	name, text, slash := parseLine(line)
+	name, text, slash := bot.ParseLine(line)
 	if !slash {
 		// Plain text is chat between people, as on the other platforms,
 		// where the bot only answers commands.

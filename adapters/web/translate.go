@@ -148,19 +148,3 @@ func (s *Server) deliver(se session, r bot.Reply) {
 	}
 	s.hub.publish(room, e)
 }
-
-// parseLine splits "/cmd rest" into the command name and its text.
-// TODO(web): use bot.ParseLine once it is on main.
-func parseLine(line string) (name, text string, ok bool) {
-	line = strings.TrimSpace(line)
-	if !strings.HasPrefix(line, "/") {
-		return "", line, false
-	}
-	line = line[1:]
-	end := strings.IndexFunc(line, unicode.IsSpace)
-	if end < 0 {
-		end = len(line)
-	}
-	name = strings.ToLower(line[:end])
-	return name, strings.TrimSpace(line[end:]), true
-}

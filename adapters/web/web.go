@@ -157,10 +157,11 @@ func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
 	http.ServeFileFS(w, r, staticFiles, "static/index.html")
 }
 
-// URL is the address to open in a browser.
-func (s *Server) URL() string {
-	host, port, _ := net.SplitHostPort(s.opt.Listen)
-	if host == "" || host == "0.0.0.0" || host == "::" {
+// pageURL is the address to open in a browser for a listening address;
+// a wildcard host is shown as this machine's loopback.
+func pageURL(addr string) string {
+	host, port, _ := net.SplitHostPort(addr)
+	if ip := net.ParseIP(host); host == "" || ip != nil && ip.IsUnspecified() {
 		host = "127.0.0.1"
 	}
 	return "http://" + net.JoinHostPort(host, port) + "/"
@@ -180,7 +181,7 @@ func (s *Server) Run(ctx context.Context, ready func(url string)) error {
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if ready != nil {
-		ready(s.URL())
+		ready(pageURL(ln.Addr().String()))
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

@@ -65,20 +65,6 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 	}
 }
 
-func TestServeWithoutPlatform(t *testing.T) {
-	dir := t.TempDir()
-	cfgPath := filepath.Join(dir, "c.yaml")
-	os.WriteFile(cfgPath, []byte("storage:\n  path: "+filepath.Join(dir, "t.db")+"\n"), 0o600)
-	var out, errOut bytes.Buffer
-	code := run([]string{"serve", "--config", cfgPath}, strings.NewReader(""), &out, &errOut)
-	if code != 1 || !strings.Contains(out.String(), "web chat is coming") {
-		t.Errorf("serve: code %d, out %q, err %q", code, out.String(), errOut.String())
-	}
-	if _, err := os.Stat(filepath.Join(dir, "t.db")); err != nil {
-		t.Errorf("serve did not open storage: %v", err)
-	}
-}
-
 func TestConsoleCommand(t *testing.T) {
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "c.yaml")

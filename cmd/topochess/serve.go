@@ -34,6 +34,23 @@ var platforms []platform
 // getenv is the only place the environment is read (tests replace it).
 var getenv = os.Getenv
 
+// serveContext is how long serve runs: until SIGINT or SIGTERM (tests
+// replace it to stop serve themselves).
+var serveContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+type stdoutKey struct{}
+
+// stdoutOf is serve's standard output, for a platform to tell the person
+// who started it where to go (the web chat prints its address).
+func stdoutOf(ctx context.Context) io.Writer {
+	if w, ok := ctx.Value(stdoutKey{}).(io.Writer); ok {
+		return w
+	}
+	return io.Discard
+}
+
 // openService opens storage and builds the bot on it.
 func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, error) {
 	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout})
@@ -76,12 +93,13 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(run) == 0 {
-		fmt.Fprintf(stdout, "topochess serve: storage %s is ready, but no chat platform is configured and none is built in yet.\n"+
-			"The local web chat is coming; until then play with: topochess console --config FILE\n", cfg.Storage.Path)
+		fmt.Fprintf(stdout, "topochess serve: storage %s is ready, but the configured chat platforms are not built into this binary.\n"+
+			"Set web.listen for the local web chat, or play with: topochess console --config FILE\n", cfg.Storage.Path)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := serveContext()
 	defer stop()
+	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
 	go func() {
 		t := time.NewTicker(time.Hour)
 		defer t.Stop()

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"topochess/adapters/web"
+	"topochess/bot"
+	"topochess/render"
+)
+
+func init() {
+	platforms = append(platforms, platform{name: "web", enabled: webEnabled, run: runWeb})
+}
+
+// webEnabled: the web chat runs when web.listen asks for it and, so that a
+// fresh checkout does something useful, whenever no other platform has a
+// token.
+func webEnabled(cfg *Config) bool {
+	return cfg.Web.Listen != "" || cfg.Discord.Token == "" && cfg.Telegram.Token == ""
+}
+
+func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error {
+	// Clicks are mapped with the layout the bot draws from; the size is
+	// the bot's too, though the adapter scales clicks either way.
+	r := render.New()
+	if cfg.Images.Size > 0 {
+		r.Long = cfg.Images.Size
+	}
+	srv, err := web.New(h, web.Options{Listen: cfg.Web.Listen, Password: string(cfg.Web.Password), Renderer: r, Logger: log})
+	if err != nil {
+		return err
+	}
+	return srv.Run(ctx, func(url string) {
+		log.Info("web chat listening", "url", url, "password", cfg.Web.Password != "")
+		fmt.Fprintf(stdoutOf(ctx), "topochess: the web chat is on %s — open it in two browser tabs, pick two names and play.\n", url)
+	})
+}
