@@ -132,10 +132,10 @@ type imgBox struct {
 }
 
 // clickCell clicks, with the mouse, the centre of a standard-board cell
-// on the newest board picture. The cell's place in the picture is worked
-// out from the layout rather than with CellAt, so the test checks the
-// server's mapping: 8×8 unit squares, a1 at (0,0), a 0.9-unit margin
-// (9.8 units across), turned half a turn when drawn from Black's side.
+// on the newest board picture. The cell's place is worked out from the
+// layout (cellCentre) rather than with CellAt, so the test checks the
+// server's mapping; the server only tells which side the picture is
+// drawn from.
 func (p *page) clickCell(s *Server, cell string) {
 	p.t.Helper()
 	box := eval[imgBox](p, `(() => {
@@ -150,12 +150,7 @@ func (p *page) clickCell(s *Server, cell string) {
 	if !ok {
 		p.t.Fatalf("%s: the page shows picture %q the server does not have", p.name, box.ID)
 	}
-	fx, ry := float64(cell[0]-'a')+0.5, float64(cell[1]-'1')+0.5
-	if img.orientation == "black" {
-		fx, ry = 8-fx, 8-ry
-	}
-	scale := box.NaturalWidth / 9.8
-	nx, ny := (fx+0.9)*scale, box.NaturalHeight-(ry+0.9)*scale
+	nx, ny := cellCentre(int(box.NaturalWidth), int(box.NaturalHeight), img.orientation, cell)
 	x := box.Left + nx*box.Width/box.NaturalWidth
 	y := box.Top + ny*box.Height/box.NaturalHeight
 	p.do(chromedp.MouseClickXY(x, y))
@@ -218,13 +213,14 @@ func newPage(t *testing.T, browser context.Context, name string) *page {
 	return &page{t: t, name: name, ctx: ctx}
 }
 
-// TestBrowserGame plays through the page in a real browser: two people in
-// two browser contexts join, challenge, accept, move by typing and by
-// clicking the board, and one of them tries an illegal move.
+// TestBrowserGame plays through the page in a real browser, on the real
+// bot: two people in two browser contexts join, challenge, accept, move
+// by typing and by clicking the board, try an illegal move and agree a
+// draw with a button only the opponent can press.
 func TestBrowserGame(t *testing.T) {
 	browser, stop := newBrowser(t)
 	defer stop()
-	_, s, ts := newTestServer(t, Options{})
+	s, ts := newServiceServer(t, 480)
 	start := time.Now()
 
 	alice, bob := newPage(t, browser, "alice"), newPage(t, browser, "bob")
@@ -241,26 +237,29 @@ func TestBrowserGame(t *testing.T) {
 	bob.join(ts.URL)
 
 	alice.say("/challenge @bob color:white")
-	bob.waitMessage("reply", "challenge")
+	bob.waitMessage("reply", "challenges")
 	// The Accept button is bob's: alice's page shows it disabled.
 	alice.waitFor("alice's Accept button disabled", `[...document.querySelectorAll('#log .buttons button')].some(b => b.textContent === 'Accept' && b.disabled)`)
 	bob.pressButton("Accept")
+	alice.waitMessage("reply", "begins")
 	alice.waitBoards(1)
 	bob.waitBoards(1)
 
 	// Each typed move shows a new picture to both players.
 	for i, mv := range []struct {
-		who  *page
-		move string
-	}{{alice, "e2e4"}, {bob, "e7e5"}} {
+		who        *page
+		move, seen string
+	}{{alice, "e2e4", "1. e4"}, {bob, "e7e5", "1... e5"}} {
 		mv.who.say("/move " + mv.move)
-		alice.waitBoards(2 + i)
-		bob.waitBoards(2 + i)
+		for _, p := range []*page{alice, bob} {
+			p.waitMessage("reply", mv.seen)
+			p.waitBoards(2 + i)
+		}
 	}
 
 	// An illegal move is refused, to the mover only.
 	alice.say("/move e1e3")
-	alice.waitMessage("error", "e1")
+	alice.waitMessage("error", "illegal")
 	if n := eval[int](bob, `document.querySelectorAll('#log li.error').length`); n != 0 {
 		t.Errorf("bob sees %d error lines meant for alice", n)
 	}
@@ -269,12 +268,20 @@ func TestBrowserGame(t *testing.T) {
 	n := alice.boards()
 	alice.clickCell(s, "g1")
 	alice.waitFor("the selection hint", `!document.querySelector('#hint').hidden && document.querySelector('#hint-text').textContent.includes('g1')`)
+	alice.waitMessage("private", "can go to")
 	alice.waitBoards(n + 1) // the private picture of the knight's moves
 	bobBoards := bob.boards()
 	alice.clickCell(s, "f3")
-	bob.waitMessage("reply", "g1")
+	bob.waitMessage("reply", "2. Nf3")
 	bob.waitBoards(bobBoards + 1)
 	alice.waitFor("the hint to go", `document.querySelector('#hint').hidden`)
+
+	// A draw offer: its buttons work for bob only.
+	alice.say("/draw")
+	bob.waitMessage("reply", "offers a draw")
+	alice.waitFor("alice's Accept draw disabled", `[...document.querySelectorAll('#log .buttons button')].some(b => b.textContent === 'Accept draw' && b.disabled)`)
+	bob.pressButton("Accept draw")
+	alice.waitMessage("reply", "Draw agreed")
 
 	// Chat is text, never markup.
 	bob.say(`<img src=x onerror="document.title='owned'"> good game`)

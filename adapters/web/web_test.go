@@ -270,13 +270,11 @@ func TestMentionsAndButtons(t *testing.T) {
 	}
 }
 
-// cellPoint is the centre of a standard-board cell in a picture drawn by
-// render with Long 512, from White's side: the layout is 8×8 unit squares
-// with a1 at (0,0), framed by a 0.9-unit margin, so 9.8 units span 512
-// pixels and y grows downwards from the top of the picture.
+// cellPoint is a cell's centre in the fake bot's picture, drawn at 512
+// pixels while the adapter's renderer draws at 1024, so a click that is
+// not scaled lands elsewhere.
 func cellPoint(file, rank int) (x, y float64) {
-	scale := 512 / 9.8
-	return (float64(file) + 0.5 + 0.9) * scale, 512 - (float64(rank)-0.5+0.9)*scale
+	return cellCentre(512, 512, "white", string(rune('a'+file))+string(rune('0'+rank)))
 }
 
 func TestBoardClicks(t *testing.T) {
