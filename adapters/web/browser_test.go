@@ -270,6 +270,8 @@ func TestBrowserGame(t *testing.T) {
 	alice.waitFor("the selection hint", `!document.querySelector('#hint').hidden && document.querySelector('#hint-text').textContent.includes('g1')`)
 	alice.waitMessage("private", "can go to")
 	alice.waitBoards(n + 1) // the private picture of the knight's moves
+	dir := artifactDir(t)
+	selected := alice.screenshot(dir, "web-chat-selected.png")
 	bobBoards := bob.boards()
 	alice.clickCell(s, "f3")
 	bob.waitMessage("reply", "2. Nf3")
@@ -290,7 +292,6 @@ func TestBrowserGame(t *testing.T) {
 		t.Error("a chat line became an element")
 	}
 
-	dir := artifactDir(t)
-	t.Logf("screenshots: %s, %s", alice.screenshot(dir, "web-chat-alice.png"), bob.screenshot(dir, "web-chat-bob.png"))
+	t.Logf("screenshots: %s, %s, %s", selected, alice.screenshot(dir, "web-chat-alice.png"), bob.screenshot(dir, "web-chat-bob.png"))
 	t.Logf("browser game took %v", time.Since(start).Round(time.Millisecond))
 }
