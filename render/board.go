@@ -106,6 +106,16 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 		dc.SetColor(cellColor(sh.Dark, sh.Tint))
 		dc.Fill()
 	}
+	// Two-coloured cells overlap their neighbours' colours: outline them
+	// so each cell reads as one.
+	for _, sh := range l.Shapes {
+		if sh.Split {
+			pathPoly(dc, t, sh.Poly)
+			dc.SetColor(colEdge)
+			dc.SetLineWidth(math.Max(1.5, 0.025*s))
+			dc.Stroke()
+		}
+	}
 	faces := newFaces()
 	glue := 0
 	for _, m := range l.Marks {
@@ -120,8 +130,8 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 		case "seam":
 			c = colSeam
 			dc.SetColor(c)
-			dc.SetLineWidth(math.Max(3, 0.08*s))
-			dc.SetDash(0.3*s, 0.15*s)
+			dc.SetLineWidth(math.Max(2, 0.05*s))
+			dc.SetDash(0.25*s, 0.12*s)
 			dc.DrawLine(x0, y0, x1, y1)
 			dc.Stroke()
 			dc.SetDash()
@@ -160,16 +170,13 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 			dc.DrawStringAnchored(lb.Text, x, y, 0.5, 0.35)
 			continue
 		}
-		size := labelUnits * s
-		if lb.Small {
-			size = smallUnits * s
-		}
-		face := faces.bold(math.Max(smallMinPx, size))
-		dc.SetFontFace(face)
 		if insideAny(l, lb.At) {
 			// On a cell: dark text with a light halo reads on every colour.
+			size := math.Max(seamMinPx, seamUnits*s)
+			dc.SetFontFace(faces.bold(size))
 			haloText(dc, lb.Text, x, y, math.Max(1, size/9))
 		} else {
+			dc.SetFontFace(faces.bold(math.Max(smallMinPx, smallUnits*s)))
 			dc.SetColor(colLabel)
 			dc.DrawStringAnchored(lb.Text, x, y, 0.5, 0.35)
 		}

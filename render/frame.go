@@ -11,11 +11,14 @@ import (
 // labels stay legible on boards with many small cells.
 const (
 	labelUnits   = 0.30
-	smallUnits   = 0.19
+	smallUnits   = 0.26 // small labels beside the board
+	seamUnits    = 0.19 // small labels on cells
 	markUnits    = 0.23
-	labelMinPx   = 13
-	smallMinPx   = 10
-	markMinPx    = 11
+	labelMinPx   = 17
+	smallMinPx   = 12
+	seamMinPx    = 11
+	markMinPx    = 13
+	minCellPx    = 40 // below this the pixel budget gives way to Long
 	framePad     = 0.3  // units of empty frame around everything drawn
 	squareAspect = 1.25 // near-square pictures are widened to this
 	maxArea      = 1_000_000
@@ -159,6 +162,9 @@ func frameFor(l *engine.Layout, long int, flip bool) transform {
 	}
 	aspect := math.Max(fw, fh) / math.Min(fw, fh)
 	L := math.Sqrt(maxArea * aspect)
+	if L/math.Max(fw, fh) < minCellPx {
+		L = float64(long)
+	}
 	L = math.Max(float64(minLong), math.Min(float64(long), L))
 	if long < minLong {
 		L = float64(long)

@@ -153,11 +153,14 @@ func drawPiece(pc engine.Piece, arrow, n int) *image.RGBA {
 	gb, _ := font.BoundString(face, glyph)
 	gx := float64(n)/2 - float64(gb.Min.X+gb.Max.X)/128
 
-	mask := gg.NewContext(n, n)
-	mask.SetFontFace(face)
+	// Find the inside at four times the size, where thin strokes have no
+	// gaps for the fill to leak through, then average back down.
+	const ss = 4
+	mask := gg.NewContext(ss*n, ss*n)
+	mask.SetFontFace(newFace(f, ss*px))
 	mask.SetColor(color.Black)
-	mask.DrawString(glyph, gx, baseline)
-	inside := enclosed(mask.Image().(*image.RGBA), n)
+	mask.DrawString(glyph, ss*gx, ss*baseline)
+	big := enclosed(mask.Image().(*image.RGBA), ss*n)
 
 	dc.SetFontFace(face)
 	if pc.Color() == engine.Black {
@@ -169,9 +172,24 @@ func drawPiece(pc engine.Piece, arrow, n int) *image.RGBA {
 		}
 	}
 	img := dc.Image().(*image.RGBA)
-	for i, in := range inside {
-		if in {
-			copy(img.Pix[4*i:4*i+4], []uint8{fill.R, fill.G, fill.B, 0xff})
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			cov := 0
+			for j := 0; j < ss*ss; j++ {
+				if big[(ss*y+j/ss)*ss*n+ss*x+j%ss] {
+					cov++
+				}
+			}
+			if cov == 0 {
+				continue
+			}
+			// Fill over what is there (the rim), premultiplied.
+			a := uint32(cov * 255 / (ss * ss))
+			px := img.Pix[4*(y*n+x) : 4*(y*n+x)+4]
+			px[0] = uint8((uint32(fill.R)*a + uint32(px[0])*(255-a)) / 255)
+			px[1] = uint8((uint32(fill.G)*a + uint32(px[1])*(255-a)) / 255)
+			px[2] = uint8((uint32(fill.B)*a + uint32(px[2])*(255-a)) / 255)
+			px[3] = uint8(a + uint32(px[3])*(255-a)/255)
 		}
 	}
 	dc.SetColor(line)
