@@ -37,7 +37,9 @@ func loadFonts() {
 func fontRegular() *truetype.Font { loadFonts(); return regularTTF }
 func fontBold() *truetype.Font    { loadFonts(); return boldTTF }
 
-// newFace makes a face whose em is px pixels (gg draws at 72 dpi).
+// newFace makes a face whose em is px pixels (gg draws at 72 dpi). The
+// glyph cache is kept small: by default it is 512 glyph-sized masks, tens
+// of megabytes at piece sizes, for faces that draw a handful of glyphs.
 func newFace(f *truetype.Font, px float64) font.Face {
-	return truetype.NewFace(f, &truetype.Options{Size: px, Hinting: font.HintingNone})
+	return truetype.NewFace(f, &truetype.Options{Size: px, Hinting: font.HintingNone, GlyphCacheEntries: 8})
 }

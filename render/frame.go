@@ -18,7 +18,7 @@ const (
 	smallMinPx   = 12
 	seamMinPx    = 11
 	markMinPx    = 13
-	minCellPx    = 40 // below this the pixel budget gives way to Long
+	minCellPx    = 40   // below this the pixel budget gives way to Long
 	framePad     = 0.3  // units of empty frame around everything drawn
 	squareAspect = 1.25 // near-square pictures are widened to this
 	maxArea      = 1_000_000
