@@ -225,8 +225,15 @@ func drawGlue(dc *gg.Context, c color.RGBA, x0, y0, x1, y1, s float64) {
 func quantize(img *image.RGBA) *image.Paletted {
 	p := palette()
 	out := image.NewPaletted(img.Rect, p.colors)
+	// Most pixels repeat their left neighbour: look up only changes.
+	var prev color.RGBA
+	var idx uint8
 	for i, j := 0, 0; i < len(out.Pix); i, j = i+1, j+4 {
-		out.Pix[i] = p.index(color.RGBA{img.Pix[j], img.Pix[j+1], img.Pix[j+2], 0xff})
+		c := color.RGBA{img.Pix[j], img.Pix[j+1], img.Pix[j+2], 0xff}
+		if i == 0 || c != prev {
+			prev, idx = c, p.index(c)
+		}
+		out.Pix[i] = idx
 	}
 	return out
 }

@@ -47,10 +47,14 @@ type Renderer struct {
 	// side actually used grows with the board's elongation from 900 up to
 	// Long, within a budget of about a million pixels.
 	Long int
-
-	mu     sync.Mutex
-	boards map[boardKey]*boardEntry
 }
+
+// Empty boards are shared by all renderers: they depend only on the
+// variant, the size and the side.
+var (
+	boardsMu sync.Mutex
+	boards   = map[boardKey]*boardEntry{}
+)
 
 type boardKey struct {
 	v    *engine.Variant
@@ -76,16 +80,13 @@ func (r *Renderer) long() int {
 // board returns the cached empty board, building it on first use.
 func (r *Renderer) board(v *engine.Variant, o engine.Color) *board {
 	k := boardKey{v, r.long(), o == engine.Black}
-	r.mu.Lock()
-	if r.boards == nil {
-		r.boards = map[boardKey]*boardEntry{}
-	}
-	e := r.boards[k]
+	boardsMu.Lock()
+	e := boards[k]
 	if e == nil {
 		e = &boardEntry{}
-		r.boards[k] = e
+		boards[k] = e
 	}
-	r.mu.Unlock()
+	boardsMu.Unlock()
 	e.once.Do(func() { e.b = buildBoard(v, k.long, k.flip) })
 	return e.b
 }

@@ -3,11 +3,13 @@ package render
 import (
 	"image"
 	"image/color"
+	"image/draw"
 	"math"
 	"sync"
 
 	"github.com/fogleman/gg"
 	"golang.org/x/image/font"
+	"golang.org/x/image/math/fixed"
 
 	"topochess/engine"
 )
@@ -153,30 +155,31 @@ func drawPiece(pc engine.Piece, arrow, n int) *image.RGBA {
 	gb, _ := font.BoundString(face, glyph)
 	gx := float64(n)/2 - float64(gb.Min.X+gb.Max.X)/128
 
+	// Text goes through font.Drawer (gg draws text through a bilinear
+	// transform, many times slower).
+	ink := func(dst draw.Image, src image.Image, face font.Face, x, y float64) {
+		d := font.Drawer{Dst: dst, Src: src, Face: face, Dot: fixed.Point26_6{X: fixed.Int26_6(x * 64), Y: fixed.Int26_6(y * 64)}}
+		d.DrawString(glyph)
+	}
 	// Find the inside at four times the size, where thin strokes have no
 	// gaps for the fill to leak through, then average back down.
 	const ss = 4
-	mask := gg.NewContext(ss*n, ss*n)
-	mask.SetFontFace(newFace(f, ss*px))
-	mask.SetColor(color.Black)
-	mask.DrawString(glyph, ss*gx, ss*baseline)
-	big := enclosed(mask.Image().(*image.RGBA), ss*n)
+	big := image.NewAlpha(image.Rect(0, 0, ss*n, ss*n))
+	ink(big, image.Opaque, newFace(f, ss*px), ss*gx, ss*baseline)
+	inside := enclosed(big, ss*n)
 
-	dc.SetFontFace(face)
-	if pc.Color() == engine.Black {
-		r := math.Max(1.2, float64(n)/40)
-		dc.SetColor(colBlackLine)
-		for a := 0; a < 16; a++ {
-			th := float64(a) * math.Pi / 8
-			dc.DrawString(glyph, gx+r*math.Cos(th), baseline+r*math.Sin(th))
-		}
-	}
 	img := dc.Image().(*image.RGBA)
+	if pc.Color() == engine.Black {
+		glyphMask := image.NewAlpha(image.Rect(0, 0, n, n))
+		ink(glyphMask, image.Opaque, face, gx, baseline)
+		rim := dilate(glyphMask, math.Max(1.2, float64(n)/40))
+		draw.DrawMask(img, img.Rect, image.NewUniform(colBlackLine), image.Point{}, rim, image.Point{}, draw.Over)
+	}
 	for y := 0; y < n; y++ {
 		for x := 0; x < n; x++ {
 			cov := 0
 			for j := 0; j < ss*ss; j++ {
-				if big[(ss*y+j/ss)*ss*n+ss*x+j%ss] {
+				if inside[(ss*y+j/ss)*ss*n+ss*x+j%ss] {
 					cov++
 				}
 			}
@@ -192,18 +195,40 @@ func drawPiece(pc engine.Piece, arrow, n int) *image.RGBA {
 			px[3] = uint8(a + uint32(px[3])*(255-a)/255)
 		}
 	}
-	dc.SetColor(line)
-	dc.DrawString(glyph, gx, baseline)
+	ink(img, image.NewUniform(line), face, gx, baseline)
 	if arrow != arrowNone {
 		drawArrow(dc, arrow, float64(n), colWhiteFill, colWhiteLine)
 	}
 	return dc.Image().(*image.RGBA)
 }
 
+// dilate grows a mask by r pixels (a round brush).
+func dilate(m *image.Alpha, r float64) *image.Alpha {
+	n := m.Rect.Dx()
+	out := image.NewAlpha(m.Rect)
+	k := int(math.Ceil(r))
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			var best uint8
+			for dy := -k; dy <= k; dy++ {
+				for dx := -k; dx <= k; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= n || yy >= n || float64(dx*dx+dy*dy) > r*r+0.5 {
+						continue
+					}
+					best = max(best, m.Pix[yy*n+xx])
+				}
+			}
+			out.Pix[y*n+x] = best
+		}
+	}
+	return out
+}
+
 // enclosed marks the pixels a glyph encloses: not ink, and not reachable
 // from the box's border without crossing ink.
-func enclosed(img *image.RGBA, n int) []bool {
-	ink := func(i int) bool { return img.Pix[4*i+3] >= 0x80 }
+func enclosed(img *image.Alpha, n int) []bool {
+	ink := func(i int) bool { return img.Pix[i] >= 0x80 }
 	seen := make([]bool, n*n)
 	var stack []int
 	push := func(x, y int) {
