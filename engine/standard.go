@@ -98,6 +98,13 @@ func newEightByEight() *Geometry {
 	g.buildFromSteps(step)
 	g.buildPawns(step, colourPawns(8, 8))
 	g.Layout = gridLayout(8, 8, func(x, y int) int { return y*8 + x })
+	// Coordinates left of and below the board: players type cell names.
+	g.Layout.MinX, g.Layout.MinY = -0.6, -0.6
+	for i := 0; i < 8; i++ {
+		g.Layout.Labels = append(g.Layout.Labels,
+			Label{At: Point{float64(i) + 0.5, -0.35}, Text: string(rune('a' + i))},
+			Label{At: Point{-0.35, float64(i) + 0.5}, Text: fmt.Sprint(i + 1)})
+	}
 	g.finish()
 	return g
 }

@@ -1,24 +1,26 @@
 // Package render draws positions of every variant to PNG from the
 // geometry's own 2-D layout.
+//
+// The empty board of each variant, size and orientation is drawn once with
+// gg and kept as a paletted image; a picture is a copy of it with
+// highlights applied through palette remapping and cached piece sprites
+// composited at whole-pixel offsets, encoded as an 8-bit PNG.
 package render
 
 import (
 	"bytes"
 	"fmt"
 	"image"
-	"image/color"
 	"image/png"
 	"math"
-	"sort"
-	"strings"
-
-	"github.com/fogleman/gg"
+	"sync"
 
 	"topochess/engine"
 )
 
 // Options says what to highlight and from which side to draw. Cell lists
 // are used (not single cells) so the zero value highlights nothing.
+// Cells out of range are ignored.
 type Options struct {
 	// Orientation: the side drawn at the bottom.
 	Orientation engine.Color
@@ -41,168 +43,206 @@ type Options struct {
 
 // Renderer draws boards. It is safe for concurrent use.
 type Renderer struct {
-	// Long is the length in pixels of the picture's longest side.
+	// Long is the most the picture's longest side may be, in pixels. The
+	// side actually used grows with the board's elongation from 900 up to
+	// Long, within a budget of about a million pixels.
 	Long int
 }
 
+// Empty boards are shared by all renderers: they depend only on the
+// variant, the size and the side.
+var (
+	boardsMu sync.Mutex
+	boards   = map[boardKey]*boardEntry{}
+)
+
+type boardKey struct {
+	v    *engine.Variant
+	long int
+	flip bool
+}
+
+type boardEntry struct {
+	once sync.Once
+	b    *board
+}
+
 // New returns a renderer with the default size.
-func New() *Renderer { return &Renderer{Long: 1024} }
+func New() *Renderer { return &Renderer{Long: 1280} }
 
-// transform maps layout coordinates to pixels for a variant and side.
-type transform struct {
-	scale, offX, offY float64
-	w, h              int
-	l                 *engine.Layout
-	flip              bool
-}
-
-const margin = 0.9 // in cell units, room for labels
-
-func (r *Renderer) transform(v *engine.Variant, o engine.Color) transform {
-	l := v.Geo.Layout
-	lw := l.MaxX - l.MinX + 2*margin
-	lh := l.MaxY - l.MinY + 2*margin
-	scale := float64(r.Long) / math.Max(lw, lh)
-	return transform{scale: scale, w: int(math.Round(lw * scale)), h: int(math.Round(lh * scale)), l: l, flip: o == engine.Black}
-}
-
-func (t transform) px(p engine.Point) (float64, float64) {
-	x, y := p.X-t.l.MinX, p.Y-t.l.MinY
-	if t.flip {
-		x = t.l.MaxX - t.l.MinX - x
-		y = t.l.MaxY - t.l.MinY - y
+func (r *Renderer) long() int {
+	if r.Long <= 0 {
+		return 1280
 	}
-	return (x + margin) * t.scale, float64(t.h) - (y+margin)*t.scale
+	return r.Long
 }
 
-// Size is the picture size in pixels for a variant.
+// board returns the cached empty board, building it on first use.
+func (r *Renderer) board(v *engine.Variant, o engine.Color) *board {
+	k := boardKey{v, r.long(), o == engine.Black}
+	boardsMu.Lock()
+	e := boards[k]
+	if e == nil {
+		e = &boardEntry{}
+		boards[k] = e
+	}
+	boardsMu.Unlock()
+	e.once.Do(func() { e.b = buildBoard(v, k.long, k.flip) })
+	return e.b
+}
+
+// Size is the picture size in pixels for a variant (the same from either
+// side).
 func (r *Renderer) Size(v *engine.Variant) (w, h int) {
-	t := r.transform(v, engine.White)
+	t := frameFor(v.Geo.Layout, r.long(), false)
 	return t.w, t.h
-}
-
-func centroid(poly []engine.Point) engine.Point {
-	var c engine.Point
-	for _, p := range poly {
-		c.X += p.X
-		c.Y += p.Y
-	}
-	n := float64(len(poly))
-	return engine.Point{X: c.X / n, Y: c.Y / n}
 }
 
 // Image draws a position.
 func (r *Renderer) Image(pos *engine.Position, opt Options) image.Image {
-	v := pos.V
-	t := r.transform(v, opt.Orientation)
-	dc := gg.NewContext(t.w, t.h)
-	dc.SetColor(color.RGBA{0x30, 0x2e, 0x2b, 0xff})
-	dc.Clear()
-	mark := map[int]color.Color{}
-	for _, c := range opt.Last {
-		mark[c] = color.RGBA{0xcd, 0xd2, 0x6a, 0xff}
+	b := r.board(pos.V, opt.Orientation)
+	img := &image.Paletted{
+		Pix:     make([]uint8, len(b.base.Pix)),
+		Stride:  b.base.Stride,
+		Rect:    b.base.Rect,
+		Palette: b.base.Palette,
 	}
-	for _, c := range opt.Check {
-		mark[c] = color.RGBA{0xe0, 0x4a, 0x3a, 0xff}
+	r.paint(img, b, pos, opt)
+	return img
+}
+
+// paint draws a position onto img, which it overwrites.
+func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, opt Options) {
+	copy(img.Pix, b.base.Pix)
+	p := palette()
+	// Later kinds win where they overlap: check shows over the last move.
+	fills := []struct {
+		cells []int
+		kind  int
+		band  bool
+	}{
+		{opt.Last, hlLast, false},
+		{opt.Highlight, hlHighlight, false},
+		{opt.Observers, hlObservers, true},
+		{opt.Observed, hlObserved, true},
+		{opt.Selected, hlSelected, false},
+		{opt.Check, hlCheck, false},
 	}
-	for _, sh := range t.l.Shapes {
-		for i, p := range sh.Poly {
-			x, y := t.px(p)
-			if i == 0 {
-				dc.MoveTo(x, y)
-			} else {
-				dc.LineTo(x, y)
+	for _, f := range fills {
+		table := &p.remap[f.kind]
+		for _, c := range f.cells {
+			if c < 0 || c >= len(b.byCell) {
+				continue
+			}
+			for _, i := range b.byCell[c] {
+				spans := b.shapes[i].fill
+				if f.band {
+					spans = b.shapes[i].band
+				}
+				remapSpans(img, spans, table)
 			}
 		}
-		dc.ClosePath()
-		if c, ok := mark[sh.Cell]; ok {
-			dc.SetColor(c)
-		} else if sh.Dark {
-			dc.SetColor(color.RGBA{0xb5, 0x88, 0x63, 0xff})
-		} else {
-			dc.SetColor(color.RGBA{0xf0, 0xd9, 0xb5, 0xff})
-		}
-		dc.Fill()
 	}
-	for _, sh := range t.l.Shapes {
-		pc := pos.Board[sh.Cell]
-		if pc == 0 {
+	markers := func(cells []int, what int) {
+		for _, c := range cells {
+			if c < 0 || c >= len(b.byCell) {
+				continue
+			}
+			for _, i := range b.byCell[c] {
+				si := &b.shapes[i]
+				placeSprite(img, si, getSprite(spriteKey{what: what, size: si.size}))
+			}
+		}
+	}
+	markers(opt.Dots, spriteDot)
+	markers(opt.Rings, spriteRing)
+	dirs := pos.Geo().PawnDirs
+	for i := range b.shapes {
+		si := &b.shapes[i]
+		if si.cell < 0 || si.cell >= len(pos.Board) || si.size <= 0 {
 			continue
 		}
-		x, y := t.px(centroid(sh.Poly))
-		if pc.Color() == engine.White {
-			dc.SetColor(color.White)
-		} else {
-			dc.SetColor(color.Black)
+		pc := pos.Board[si.cell]
+		if pc.IsEmpty() {
+			continue
 		}
-		dc.DrawCircle(x, y, t.scale*0.35)
-		dc.Fill()
-		if pc.Color() == engine.White {
-			dc.SetColor(color.Black)
-		} else {
-			dc.SetColor(color.White)
+		k := spriteKey{what: int(pc), size: si.size}
+		if dirs && pc.Kind() == engine.Pawn {
+			// '+' is toward the top of the layout, which Black's view
+			// turns to the bottom.
+			up := !pc.Minus()
+			if opt.Orientation == engine.Black {
+				up = !up
+			}
+			k.arrow = arrowDown
+			if up {
+				k.arrow = arrowUp
+			}
 		}
-		dc.DrawStringAnchored(pc.Kind().Letter(), x, y, 0.5, 0.5)
+		placeSprite(img, si, getSprite(k))
 	}
-	return dc.Image()
 }
+
+func placeSprite(img *image.Paletted, si *shapeInfo, s *sprite) {
+	x := int(math.Round(si.ax - float64(s.n)/2))
+	y := int(math.Round(si.ay - float64(s.n)/2))
+	s.draw(img, x, y)
+}
+
+func remapSpans(img *image.Paletted, spans []span, table *[256]uint8) {
+	for _, sp := range spans {
+		row := img.Pix[int(sp.y)*img.Stride:]
+		for x := sp.x0; x < sp.x1; x++ {
+			row[x] = table[row[x]]
+		}
+	}
+}
+
+// encoders share deflate state between calls: allocating it is a large
+// part of the cost of a small PNG.
+type encoderPool struct{ p sync.Pool }
+
+func (e *encoderPool) Get() *png.EncoderBuffer {
+	b, _ := e.p.Get().(*png.EncoderBuffer)
+	return b
+}
+func (e *encoderPool) Put(b *png.EncoderBuffer) { e.p.Put(b) }
+
+var (
+	encoder = png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &encoderPool{}}
+	pixPool sync.Pool // *[]uint8 scratch pictures for PNG
+)
 
 // PNG draws a position and encodes it.
 func (r *Renderer) PNG(pos *engine.Position, opt Options) ([]byte, error) {
+	b := r.board(pos.V, opt.Orientation)
+	n := len(b.base.Pix)
+	bp, _ := pixPool.Get().(*[]uint8)
+	if bp == nil || cap(*bp) < n {
+		s := make([]uint8, n)
+		bp = &s
+	}
+	img := &image.Paletted{Pix: (*bp)[:n], Stride: b.base.Stride, Rect: b.base.Rect, Palette: b.base.Palette}
+	r.paint(img, b, pos, opt)
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, r.Image(pos, opt)); err != nil {
+	buf.Grow(64 << 10)
+	err := encoder.Encode(&buf, img)
+	pixPool.Put(bp)
+	if err != nil {
 		return nil, fmt.Errorf("encode board: %w", err)
 	}
 	return buf.Bytes(), nil
 }
 
 // CellAt maps a pixel of a picture drawn with this renderer to the cell
-// drawn there, or -1.
+// drawn there, or -1. Where shapes overlap the one painted last (on top)
+// wins, as on the picture.
 func (r *Renderer) CellAt(v *engine.Variant, o engine.Color, x, y float64) int {
-	t := r.transform(v, o)
-	for _, sh := range t.l.Shapes {
-		pts := make([][2]float64, len(sh.Poly))
-		for i, p := range sh.Poly {
-			pts[i][0], pts[i][1] = t.px(p)
-		}
-		if inPolygon(pts, x, y) {
-			return sh.Cell
+	b := r.board(v, o)
+	for i := len(b.shapes) - 1; i >= 0; i-- {
+		if inPixels(b.shapes[i].poly, x, y) {
+			return b.shapes[i].cell
 		}
 	}
 	return -1
-}
-
-func inPolygon(pts [][2]float64, x, y float64) bool {
-	in := false
-	for i, j := 0, len(pts)-1; i < len(pts); j, i = i, i+1 {
-		xi, yi, xj, yj := pts[i][0], pts[i][1], pts[j][0], pts[j][1]
-		if (yi > y) != (yj > y) && x < (xj-xi)*(y-yi)/(yj-yi)+xi {
-			in = !in
-		}
-	}
-	return in
-}
-
-// AltText describes a position in words (for screen readers and as the
-// Discord attachment description).
-func AltText(pos *engine.Position, opt Options) string {
-	g := pos.Geo()
-	var side [2][]string
-	for c, pc := range pos.Board {
-		if pc != 0 {
-			side[pc.Color()] = append(side[pc.Color()], pc.Kind().Letter()+g.Name(c))
-		}
-	}
-	sort.Strings(side[0])
-	sort.Strings(side[1])
-	s := fmt.Sprintf("%s board. White: %s. Black: %s. %s to move", pos.V.Name,
-		strings.Join(side[0], " "), strings.Join(side[1], " "), strings.ToUpper(pos.Side.String()[:1])+pos.Side.String()[1:])
-	if pos.InCheck() {
-		s += ", in check"
-	}
-	if len(opt.Last) == 2 {
-		s += fmt.Sprintf(". Last move %s-%s", g.Name(opt.Last[0]), g.Name(opt.Last[1]))
-	}
-	return s + "."
 }

@@ -19,6 +19,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"moves":   cmdMoves,
 	"console": cmdConsole,
 	"serve":   cmdServe,
+	"render":  cmdRender,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
