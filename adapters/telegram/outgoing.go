@@ -57,14 +57,18 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 	if r.Private && o.group && chat == o.chat && o.press == nil {
 		replyTo = o.message // so the group sees whom it is for
 	}
-	markup, game := a.keyboard(r)
+	markup := a.keyboard(r)
+	game := ""
+	if r.Image != nil && !r.Error && !r.Private {
+		game = r.Image.Game
+	}
 	text := strings.TrimSpace(r.Text)
 	sent := func(id int) {
 		if r.Key != "" {
 			a.keys.put(chat, r.Key, id)
 		}
 		if game != "" {
-			// Only the newest picture of a game keeps its Move button.
+			// Only the newest picture of a game keeps a Move button.
 			if old := a.keys.swap(chat, "board:"+game, id); old != 0 && old != id {
 				a.editKeyboard(chat, old, emptyKeyboard())
 			}
@@ -155,8 +159,8 @@ func (a *Adapter) edit(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) er
 }
 
 // keyboard builds the inline keyboard of a reply: its buttons, and a Move
-// button under the picture of a running game (game is then its id).
-func (a *Adapter) keyboard(r bot.Reply) (kb *tgbotapi.InlineKeyboardMarkup, game string) {
+// button under the picture of a running game.
+func (a *Adapter) keyboard(r bot.Reply) *tgbotapi.InlineKeyboardMarkup {
 	var btns []tgbotapi.InlineKeyboardButton
 	for _, b := range r.Buttons {
 		btns = append(btns, tgbotapi.NewInlineKeyboardButtonData(truncate(b.Label, 60), a.buttons.encode(b)))
@@ -167,14 +171,13 @@ func (a *Adapter) keyboard(r bot.Reply) (kb *tgbotapi.InlineKeyboardMarkup, game
 	rows := layout(btns)
 	if a.mover != nil && r.Image != nil && r.Image.Game != "" && !r.Error && !r.Private && a.mover.GameActive(r.Image.Game) {
 		if _, ok := tapData(r.Image.Game, -1); ok {
-			game = r.Image.Game
-			rows = append(rows, moveKeyboard(game).InlineKeyboard...)
+			rows = append(rows, moveKeyboard(r.Image.Game).InlineKeyboard...)
 		}
 	}
 	if len(rows) == 0 {
-		return nil, ""
+		return nil
 	}
-	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}, game
+	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
 }
 
 // mentionEntities turn the names of mentioned users without a @username
