@@ -83,10 +83,14 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 		return
 	}
 	if menu.Move != "" {
-		p.answer("", false)
-		a.editKeyboard(o.chat, msg, emptyKeyboard())
 		cmd.Name, cmd.Args = "move", map[string]string{"game": menu.Game, "move": menu.Move}
-		a.deliver(o, a.h.Handle(cmd))
+		replies := a.h.Handle(cmd)
+		if !(len(replies) == 1 && replies[0].Error) {
+			// Played: the keyboard goes (the new picture brings its own);
+			// a refusal leaves it for another try.
+			a.editKeyboard(o.chat, msg, emptyKeyboard())
+		}
+		a.deliver(o, replies)
 		return
 	}
 	p.answer(menu.Prompt, false)

@@ -69,7 +69,9 @@ func TestCommandsRegisteredAndParsed(t *testing.T) {
 
 func TestChallengeByReplyAndUnknownUsername(t *testing.T) {
 	f := newFakeAPI(t)
-	h := &scriptHandler{}
+	h := &scriptHandler{reply: func(c bot.Command) []bot.Reply {
+		return []bot.Reply{{Text: "Ålice ♞ challenges Carol to a game.", Mentions: []string{"telegram:33"}}}
+	}}
 	start(t, f, h, nil)
 
 	hers := f.say(carol, group, "anyone up for a game?")
@@ -80,6 +82,18 @@ func TestChallengeByReplyAndUnknownUsername(t *testing.T) {
 	got := h.commands()
 	if len(got) != 1 || len(got[0].Mentions) != 1 || got[0].Mentions[0].ID != "telegram:33" || got[0].Mentions[0].Name != "Carol" {
 		t.Fatalf("challenge by reply: %+v", got)
+	}
+	// Carol has no @username: her name becomes a text mention, which
+	// notifies her. Offsets count UTF-16 units: "Ålice ♞ challenges " is
+	// 5+1+1+1+10+1 = 19 of them (Å and ♞ one each, though 2 and 3 bytes).
+	var ents []struct {
+		Type           string
+		Offset, Length int
+		User           struct{ ID int64 }
+	}
+	json.Unmarshal([]byte(sent[0].Params["entities"]), &ents)
+	if len(ents) != 1 || ents[0].Type != "text_mention" || ents[0].Offset != 19 || ents[0].Length != 5 || ents[0].User.ID != 33 {
+		t.Errorf("mention entities = %+v (from %s)", ents, sent[0].Params["entities"])
 	}
 	if !strings.Contains(sent[1].Params["text"], "I don't know @nobody_here yet") || sent[1].Params["reply_to_message_id"] == "" {
 		t.Errorf("unknown username answer = %v", sent[1].Params)
@@ -174,6 +188,7 @@ func TestRetryAfter(t *testing.T) {
 func TestPollingRecoversAndDuplicatesApplyOnce(t *testing.T) {
 	f := newFakeAPI(t)
 	h := &scriptHandler{}
+	f.script("getMe", scripted{502, `<html>Bad Gateway</html>`}) // at start: retried
 	f.script("getUpdates",
 		scripted{502, `<html>Bad Gateway</html>`},
 		scripted{500, `{"ok":false,"error_code":500,"description":"Internal Server Error"}`},
@@ -205,8 +220,9 @@ func TestPollingRecoversAndDuplicatesApplyOnce(t *testing.T) {
 		t.Errorf("%d polls; the three failures should have been followed by more", polls)
 	}
 	w := r.asked()
-	if len(w) < 3 || w[0] != 10*time.Millisecond || w[1] != 20*time.Millisecond || w[2] != r.a.retryUnit {
-		t.Errorf("backoff waits %v: want 10ms, 20ms, then retry_after (1 unit)", w)
+	// getMe once (10ms), then the polls: 10ms, 20ms, then retry_after.
+	if len(w) < 4 || w[0] != 10*time.Millisecond || w[1] != 10*time.Millisecond || w[2] != 20*time.Millisecond || w[3] != r.a.retryUnit {
+		t.Errorf("backoff waits %v: want 10ms (getMe), then 10ms, 20ms, retry_after (1 unit)", w)
 	}
 	if !strings.Contains(r.logs.String(), "getUpdates failed") {
 		t.Error("failed polls were not logged")
