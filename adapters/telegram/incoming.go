@@ -136,7 +136,7 @@ var known = func() map[string]bool {
 // utf16Slice cuts text by the UTF-16 offsets Telegram's entities use.
 func utf16Slice(text string, off, n int) string {
 	u := utf16.Encode([]rune(text))
-	if off < 0 || n < 0 || off+n > len(u) {
+	if off < 0 || n < 0 || off > len(u) || n > len(u)-off {
 		return ""
 	}
 	return string(utf16.Decode(u[off : off+n]))

@@ -217,16 +217,16 @@ func utf16Len(s string) int {
 // cut splits s after at most limit UTF-16 units, at a line break or a
 // space when there is one in the second half.
 func cut(s string, limit int) (head, tail string) {
-	if utf16Len(s) <= limit {
-		return s, ""
-	}
-	n, end := 0, 0
+	n, end := 0, len(s)
 	for i, r := range s {
 		if n+utf16.RuneLen(r) > limit {
 			end = i
 			break
 		}
 		n += utf16.RuneLen(r)
+	}
+	if end == len(s) {
+		return s, ""
 	}
 	head = s[:end]
 	if i := strings.LastIndexAny(head, "\n "); i > end/2 {
