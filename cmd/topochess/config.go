@@ -72,6 +72,7 @@ type Config struct {
 		APIEndpoint   string `yaml:"api_endpoint"`
 		WebhookURL    string `yaml:"webhook_url"`
 		WebhookSecret Secret `yaml:"webhook_secret"`
+		WebhookListen string `yaml:"webhook_listen"`
 	} `yaml:"telegram"`
 	Web struct {
 		Listen   string `yaml:"listen"`

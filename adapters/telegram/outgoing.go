@@ -1,0 +1,293 @@
+package telegram
+
+import (
+	"strings"
+	"sync"
+	"unicode/utf16"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"topochess/bot"
+)
+
+// Telegram's sizes.
+const (
+	maxText    = 4096     // characters of a message
+	maxCaption = 1024     // characters of a photo caption
+	maxPhoto   = 10 << 20 // bytes of an uploaded photo
+)
+
+// origin is where the replies to one update go by default.
+type origin struct {
+	chat    int64
+	message int  // the user's message (or the pressed message)
+	group   bool // a group or supergroup, not a private chat
+	press   *press
+}
+
+// deliver turns replies into queued API calls.
+func (a *Adapter) deliver(o origin, replies []bot.Reply) {
+	for _, r := range replies {
+		chat := o.chat
+		if r.Channel != "" {
+			id, ok := chatOf(r.Channel)
+			if !ok {
+				a.log.Warn("telegram: reply for another platform dropped", "channel", r.Channel)
+				continue
+			}
+			chat = id
+		}
+		// A refusal after a button press shows as an alert on the presser's
+		// screen rather than a message everyone in the group sees.
+		if r.Private && o.press != nil && !o.press.answered && chat == o.chat &&
+			r.Image == nil && len(r.Buttons) == 0 && r.Text != "" && utf16Len(r.Text) <= maxAlert {
+			o.press.answer(r.Text, true)
+			a.supersede(chat, r.Supersedes)
+			continue
+		}
+		a.send(chat, o, r)
+	}
+}
+
+// send queues one reply: a photo with a caption (and the rest of a long
+// text after it), or text messages; the buttons go on the photo or the
+// last text message.
+func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
+	replyTo := 0
+	if r.Private && o.group && chat == o.chat && o.press == nil {
+		replyTo = o.message // so the group sees whom it is for
+	}
+	markup := a.keyboard(r)
+	game := ""
+	if r.Image != nil && !r.Error && !r.Private {
+		game = r.Image.Game
+	}
+	text := strings.TrimSpace(r.Text)
+	sent := func(id int) {
+		if r.Key != "" {
+			a.keys.put(chat, r.Key, id)
+		}
+		if game != "" {
+			// Only the newest picture of a game keeps a Move button.
+			if old := a.keys.swap(chat, "board:"+game, id); old != 0 && old != id {
+				a.editKeyboard(chat, old, emptyKeyboard())
+			}
+		}
+	}
+	if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
+		caption, rest := cut(text, maxCaption)
+		img := r.Image
+		name := img.Name
+		if name == "" {
+			name = "board.png"
+		}
+		cfg := tgbotapi.NewPhoto(chat, tgbotapi.FileBytes{Name: name, Bytes: img.PNG})
+		cfg.Caption = caption
+		cfg.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+		cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, true
+		if markup != nil {
+			cfg.ReplyMarkup = *markup
+		}
+		a.out.enqueue(chat, job{method: "sendPhoto", do: func() error {
+			m, err := a.api.Send(cfg)
+			if err == nil {
+				sent(m.MessageID)
+			}
+			return err
+		}})
+		for _, part := range split(rest, maxText) {
+			a.sendText(chat, part, r.Mentions, 0, nil, nil)
+		}
+	} else {
+		if r.Image != nil && text == "" {
+			text = r.Image.Alt
+		}
+		parts := split(text, maxText)
+		for i, part := range parts {
+			if i < len(parts)-1 {
+				a.sendText(chat, part, r.Mentions, replyTo, nil, nil)
+				continue
+			}
+			a.sendText(chat, part, r.Mentions, replyTo, markup, sent)
+		}
+	}
+	a.supersede(chat, r.Supersedes)
+}
+
+func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo int, markup *tgbotapi.InlineKeyboardMarkup, sent func(int)) {
+	cfg := tgbotapi.NewMessage(chat, text)
+	cfg.Entities = a.mentionEntities(text, mentions)
+	cfg.DisableWebPagePreview = true
+	cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, true
+	if markup != nil {
+		cfg.ReplyMarkup = *markup
+	}
+	a.out.enqueue(chat, job{method: "sendMessage", do: func() error {
+		m, err := a.api.Send(cfg)
+		if err == nil && sent != nil {
+			sent(m.MessageID)
+		}
+		return err
+	}})
+}
+
+// supersede removes the buttons of earlier messages whose choices are
+// stale (an accepted challenge, an answered draw offer).
+func (a *Adapter) supersede(chat int64, keys []string) {
+	for _, k := range keys {
+		a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error {
+			id := a.keys.take(chat, k)
+			if id == 0 {
+				return nil // unknown here, or sent before a restart
+			}
+			return a.edit(chat, id, emptyKeyboard())
+		}})
+	}
+}
+
+// editKeyboard queues a change of a message's buttons.
+func (a *Adapter) editKeyboard(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) {
+	a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error { return a.edit(chat, msg, kb) }})
+}
+
+func (a *Adapter) edit(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) error {
+	_, err := a.api.Request(tgbotapi.NewEditMessageReplyMarkup(chat, msg, kb))
+	if notModified(err) {
+		return nil
+	}
+	return err
+}
+
+// keyboard builds the inline keyboard of a reply: its buttons, and a Move
+// button under the picture of a running game.
+func (a *Adapter) keyboard(r bot.Reply) *tgbotapi.InlineKeyboardMarkup {
+	var btns []tgbotapi.InlineKeyboardButton
+	for _, b := range r.Buttons {
+		btns = append(btns, tgbotapi.NewInlineKeyboardButtonData(truncate(b.Label, 60), a.buttons.encode(b)))
+		if len(btns) == maxTapButtons {
+			break
+		}
+	}
+	rows := layout(btns)
+	if a.mover != nil && r.Image != nil && r.Image.Game != "" && !r.Error && !r.Private && a.mover.GameActive(r.Image.Game) {
+		if _, ok := tapData(r.Image.Game, -1); ok {
+			rows = append(rows, moveKeyboard(r.Image.Game).InlineKeyboard...)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// mentionEntities turn the names of mentioned users without a @username
+// into text mentions, which notify them like a @mention does.
+func (a *Adapter) mentionEntities(text string, ids []string) []tgbotapi.MessageEntity {
+	var out []tgbotapi.MessageEntity
+	for _, id := range ids {
+		chatID, ok := chatOf(id)
+		if !ok {
+			continue
+		}
+		u, ok := a.users.get(chatID)
+		if !ok || u.UserName != "" {
+			continue
+		}
+		name := person(&u).Name
+		i := strings.Index(text, name)
+		if i < 0 {
+			continue
+		}
+		out = append(out, tgbotapi.MessageEntity{
+			Type: "text_mention", Offset: utf16Len(text[:i]), Length: utf16Len(name),
+			User: &tgbotapi.User{ID: u.ID, FirstName: u.FirstName, LastName: u.LastName},
+		})
+	}
+	return out
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// cut splits s after at most limit UTF-16 units, at a line break or a
+// space when there is one in the second half.
+func cut(s string, limit int) (head, tail string) {
+	n, end := 0, len(s)
+	for i, r := range s {
+		if n+utf16.RuneLen(r) > limit {
+			end = i
+			break
+		}
+		n += utf16.RuneLen(r)
+	}
+	if end == len(s) {
+		return s, ""
+	}
+	head = s[:end]
+	if i := strings.LastIndexAny(head, "\n "); i > end/2 {
+		head = s[:i]
+	}
+	return strings.TrimSpace(head), strings.TrimSpace(s[len(head):])
+}
+
+func split(s string, limit int) []string {
+	var out []string
+	for s != "" {
+		var head string
+		head, s = cut(s, limit)
+		if head != "" {
+			out = append(out, head)
+		}
+	}
+	return out
+}
+
+// keyStore maps (chat, reply key) to the message that carries it, for
+// superseding its buttons later. It is bounded; the oldest keys go first.
+type keyStore struct {
+	mu    sync.Mutex
+	ids   map[chatKey]int
+	order []chatKey
+	max   int
+}
+
+type chatKey struct {
+	chat int64
+	key  string
+}
+
+func newKeyStore(max int) *keyStore { return &keyStore{ids: map[chatKey]int{}, max: max} }
+
+func (s *keyStore) put(chat int64, key string, id int) { s.swap(chat, key, id) }
+
+// swap sets a key and returns the message it named before (0: none).
+func (s *keyStore) swap(chat int64, key string, id int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := chatKey{chat, key}
+	old, had := s.ids[k]
+	s.ids[k] = id
+	if !had {
+		s.order = append(s.order, k)
+		if len(s.order) > s.max {
+			delete(s.ids, s.order[0])
+			s.order = s.order[1:]
+		}
+	}
+	return old
+}
+
+// take returns and forgets a key's message.
+func (s *keyStore) take(chat int64, key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	k := chatKey{chat, key}
+	id := s.ids[k]
+	delete(s.ids, k)
+	return id
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// A configured token starts the Telegram adapter: here against a local
+// Bot API that refuses it, so serve stops with a clear message.
+func TestServeStartsTelegram(t *testing.T) {
+	var calls atomic.Int32
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"ok":false,"error_code":401,"description":"Unauthorized"}`)
+	}))
+	defer api.Close()
+	dir := t.TempDir()
+	const token = "424242:AAsecretTokenThatMustNotBeLogged_x"
+	path := filepath.Join(dir, "c.yaml")
+	body := fmt.Sprintf("storage:\n  path: %s\ntelegram:\n  token: %q\n  api_endpoint: %q\n", filepath.Join(dir, "db"), token, api.URL+"/bot%s/%s")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := getenv
+	getenv = func(string) string { return "" }
+	defer func() { getenv = old }()
+	var out, errOut bytes.Buffer
+	code := cmdServe([]string{"--config", path}, nil, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "token was refused") {
+		t.Errorf("serve = %d, stderr %q", code, errOut.String())
+	}
+	if calls.Load() == 0 {
+		t.Error("the Bot API was never called")
+	}
+	if strings.Contains(errOut.String()+out.String(), "AAsecretToken") {
+		t.Error("the token reached the output")
+	}
+}
