@@ -246,3 +246,23 @@ func (r *Renderer) CellAt(v *engine.Variant, o engine.Color, x, y float64) int {
 	}
 	return -1
 }
+
+// CellCenter is the pixel at the centre of a cell's first drawn shape in
+// a picture of the variant from side o (ok is false for no such cell).
+// Together with CellAt it lets clients and tests go between cells and
+// pixels.
+func (r *Renderer) CellCenter(v *engine.Variant, o engine.Color, cell int) (x, y float64, ok bool) {
+	t := frameFor(v.Geo.Layout, r.long(), o == engine.Black)
+	for _, sh := range v.Geo.Layout.Shapes {
+		if sh.Cell == cell {
+			var c engine.Point
+			for _, p := range sh.Poly {
+				c.X += p.X / float64(len(sh.Poly))
+				c.Y += p.Y / float64(len(sh.Poly))
+			}
+			x, y = t.px(c)
+			return x, y, true
+		}
+	}
+	return 0, 0, false
+}

@@ -455,3 +455,25 @@ func TestGoldenCoversEveryHighlight(t *testing.T) {
 		t.Errorf("no golden image shows %v", missing)
 	}
 }
+
+func TestCellCenterRoundTrip(t *testing.T) {
+	r := New()
+	for _, id := range engine.Variants() {
+		v := engine.MustVariant(id)
+		for _, o := range []engine.Color{engine.White, engine.Black} {
+			for c := 0; c < v.Geo.N; c++ {
+				x, y, ok := r.CellCenter(v, o, c)
+				if !ok {
+					t.Fatalf("%s: cell %s is not drawn", id, v.Geo.Name(c))
+				}
+				// A shape's centroid may lie under a later, overlapping
+				// shape (Chess 66's switch halves); it must still be a
+				// cell of the same switch.
+				got := r.CellAt(v, o, x, y)
+				if got != c && int(v.Geo.Partner[c]) != got {
+					t.Errorf("%s %v: centre of %s maps to %s", id, o, v.Geo.Name(c), v.Geo.Name(got))
+				}
+			}
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"topochess/bot"
+	"topochess/engine"
 	"topochess/render"
 	"topochess/storage"
 )
@@ -165,13 +166,15 @@ func TestGameWithService(t *testing.T) {
 }
 
 // cellCentre is the centre of a standard-board cell in a picture of w×h
-// pixels: 8×8 unit squares with a1 at (0,0) and a 0.9-unit margin, so
-// 9.8 units span the picture; from Black's side it is turned half a turn.
+// pixels, as the renderer places it (CellCenter, the inverse direction of
+// the CellAt mapping the server uses).
 func cellCentre(w, h int, orientation, cell string) (x, y float64) {
-	fx, ry := float64(cell[0]-'a')+0.5, float64(cell[1]-'1')+0.5
+	v := engine.MustVariant("standard")
+	o := engine.White
 	if orientation == "black" {
-		fx, ry = 8-fx, 8-ry
+		o = engine.Black
 	}
-	scale := float64(w) / 9.8
-	return (fx + 0.9) * scale, float64(h) - (ry+0.9)*scale
+	r := &render.Renderer{Long: max(w, h)}
+	x, y, _ = r.CellCenter(v, o, v.Geo.Cell(cell))
+	return x, y
 }

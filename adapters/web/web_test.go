@@ -10,6 +10,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"topochess/engine"
+	"topochess/render"
 )
 
 func TestCheckName(t *testing.T) {
@@ -164,7 +167,7 @@ func TestCommandsRepliesAndPrivacy(t *testing.T) {
 			t.Errorf("said from %q", said.From)
 		}
 		e := c.expect("reply", "g1 board")
-		if e.Image == nil || !e.Image.Board || e.Image.W != 512 || e.Image.H != 512 {
+		if sw, sh := (&render.Renderer{Long: 512}).Size(engine.MustVariant("standard")); e.Image == nil || !e.Image.Board || e.Image.W != sw || e.Image.H != sh {
 			t.Fatalf("board picture %+v", e.Image)
 		}
 		resp, err := http.Get(ts.URL + e.Image.URL)
@@ -274,7 +277,8 @@ func TestMentionsAndButtons(t *testing.T) {
 // pixels while the adapter's renderer draws at 1024, so a click that is
 // not scaled lands elsewhere.
 func cellPoint(file, rank int) (x, y float64) {
-	return cellCentre(512, 512, "white", string(rune('a'+file))+string(rune('0'+rank)))
+	sw, sh := (&render.Renderer{Long: 512}).Size(engine.MustVariant("standard"))
+	return cellCentre(sw, sh, "white", string(rune('a'+file))+string(rune('0'+rank)))
 }
 
 func TestBoardClicks(t *testing.T) {
