@@ -82,7 +82,7 @@ type Config struct {
 
 // Environment variables that override secrets in the file, so the file
 // can be committed without them.
-var secretEnv = []struct {
+var envOverrides = []struct {
 	name string
 	set  func(*Config, string)
 }{
@@ -90,6 +90,9 @@ var secretEnv = []struct {
 	{"TOPOCHESS_TELEGRAM_TOKEN", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
 	{"TOPOCHESS_TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.WebhookSecret = Secret(v) }},
 	{"TOPOCHESS_WEB_PASSWORD", func(c *Config, v string) { c.Web.Password = Secret(v) }},
+	// Not secrets, but what a container sets without editing the file.
+	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
+	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},
 }
 
 // loadConfig reads the file (when path is not "") and then the
@@ -111,7 +114,7 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 			return nil, fmt.Errorf("config %s: %w", path, err)
 		}
 	}
-	for _, e := range secretEnv {
+	for _, e := range envOverrides {
 		if v := getenv(e.name); v != "" {
 			e.set(cfg, v)
 		}
