@@ -73,6 +73,7 @@ func (s *Service) save(c *call, rec *storage.Game, g *engine.Game) error {
 		s.cache.drop(rec.ID)
 		return err
 	}
+	s.rateGame(c, rec)
 	s.cache.put(rec.ID, rec.Rev, g)
 	return nil
 }

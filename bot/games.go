@@ -209,10 +209,10 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 	if rec.Active() {
 		p := playerOf(rec, pos.Side)
 		viewer = p.ID
-		r.Text += " " + toMoveText(rec, pos)
+		r.Text += " " + toMoveText(rec, pos) + clockNote(rec, pos, c.Time)
 		r.Mentions = []string{p.ID}
 	} else {
-		r.Text += " " + endText(rec)
+		r.Text += " " + endText(rec) + ratingNote(rec)
 	}
 	img, err := s.gamePicture(rec, pos, viewer)
 	if err != nil {
@@ -249,6 +249,9 @@ func (s *Service) cmdMove(c *call) []Reply {
 		unlock()
 		return replies
 	}
+	if out := s.flagIfLate(c, rec, g, unlock); out != nil {
+		return out
+	}
 	pos := g.Position()
 	if pos.Side != side {
 		unlock()
@@ -268,10 +271,11 @@ func (s *Service) cmdMove(c *call) []Reply {
 		unlock()
 		return s.fail(c, "That move is not possible: %v.", err)
 	}
-	offer := rec.DrawOffer
+	offers := offersOf(rec)
 	rec.Moves = slices.Clone(g.Moves)
 	rec.Result, rec.Reason = string(g.Result), string(g.Reason)
-	rec.DrawOffer = ""
+	rec.DrawOffer, rec.TakebackOffer = "", ""
+	clockMoved(rec, g.Position(), c.Time)
 	if err := s.save(c, rec, g); err != nil {
 		unlock()
 		return s.internal(c, err)
@@ -286,9 +290,7 @@ func (s *Service) cmdMove(c *call) []Reply {
 		caption += " Check!"
 	}
 	r := s.stateReply(c, rec, pos, caption)
-	if offer != "" {
-		r.Supersedes = []string{"draw:" + rec.ID}
-	}
+	r.Supersedes = offers
 	return []Reply{r}
 }
 

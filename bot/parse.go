@@ -38,6 +38,8 @@ var namedArgs = map[string]string{
 	"orientation": "orientation",
 	"challenge":   "challenge",
 	"answer":      "answer",
+	"time":        "time", "clock": "time", "tc": "time",
+	"rated": "rated",
 }
 
 // splitArgs merges a command's Args with key:value words of its Text and

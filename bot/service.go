@@ -114,6 +114,7 @@ type Service struct {
 	events    *eventLog
 	rate      *rateLimiter
 	cache     *gameCache
+	notify    senders // where RunClock posts reminders and losses on time
 }
 
 // New builds a service on an open store.
@@ -267,12 +268,13 @@ type handlerFunc func(s *Service, c *call) []Reply
 var handlers map[string]handlerFunc
 
 // mutating commands may write; their event ids are persisted with the write.
-var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true}
+var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true}
 
 var commandAliases = map[string]string{
 	"m": "move", "play": "move", "show": "board", "b": "board", "variant": "variants",
 	"start": "help", "commands": "help", "game": "games", "setting": "settings", "withdraw": "cancel",
 	"offerdraw": "draw", "legal": "moves",
+	"undo": "takeback", "ratings": "leaderboard", "top": "leaderboard", "rating": "stats", "finished": "history", "gif": "replay",
 }
 
 func init() {
@@ -291,6 +293,13 @@ func init() {
 		"rules":     (*Service).cmdRules,
 		"help":      (*Service).cmdHelp,
 		"settings":  (*Service).cmdSettings,
+		// Long games: records.go.
+		"takeback":    (*Service).cmdTakeback,
+		"pgn":         (*Service).cmdPGN,
+		"replay":      (*Service).cmdReplay,
+		"history":     (*Service).cmdHistory,
+		"leaderboard": (*Service).cmdLeaderboard,
+		"stats":       (*Service).cmdStats,
 	}
 }
 

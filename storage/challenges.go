@@ -20,7 +20,11 @@ type Challenge struct {
 	To       Player `json:"to"`
 	Variant  string `json:"variant"`
 	// Color is what the challenger plays: "white", "black" or "random".
-	Color   string    `json:"color"`
+	Color string `json:"color"`
+	// Rated: the game will change ratings. Time is the time control in
+	// the bot's canonical form ("1d", "5+3"), "" for none.
+	Rated   bool      `json:"rated,omitempty"`
+	Time    string    `json:"time,omitempty"`
 	Created time.Time `json:"created"`
 	Expires time.Time `json:"expires"`
 }

@@ -34,10 +34,19 @@ type Game struct {
 	Result string   `json:"result,omitempty"` // "", "1-0", "0-1", "1/2-1/2"
 	Reason string   `json:"reason,omitempty"`
 	// DrawOffer is "white" or "black" while that side's offer stands.
-	DrawOffer string    `json:"draw_offer,omitempty"`
-	Created   time.Time `json:"created"`
-	Updated   time.Time `json:"updated"`
-	Ended     time.Time `json:"ended,omitzero"`
+	DrawOffer string `json:"draw_offer,omitempty"`
+	// TakebackOffer is "white" or "black" while that side asks to take
+	// back its last move.
+	TakebackOffer string `json:"takeback_offer,omitempty"`
+	// Rated games change the players' ratings when they end; Rating holds
+	// the change once applied.
+	Rated  bool          `json:"rated,omitempty"`
+	Rating *RatingChange `json:"rating,omitempty"`
+	// Clock is the time control and its state; nil for untimed games.
+	Clock   *Clock    `json:"clock,omitempty"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	Ended   time.Time `json:"ended,omitzero"`
 }
 
 // Active reports whether the game is still being played.
@@ -94,9 +103,14 @@ func putGame(tx *bolt.Tx, g *Game) error {
 		}
 	}
 	if g.Active() {
-		return cg.Put(key(g.Channel, g.ID), nil)
+		err = cg.Put(key(g.Channel, g.ID), nil)
+	} else {
+		err = cg.Delete(key(g.Channel, g.ID))
 	}
-	return cg.Delete(key(g.Channel, g.ID))
+	if err != nil {
+		return err
+	}
+	return indexLongGame(tx, g)
 }
 
 // nextGameID hands out short, typeable ids: g1, g2, …
