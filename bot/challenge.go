@@ -50,7 +50,7 @@ func parseColor(s string) (string, bool) {
 }
 
 func (s *Service) cmdChallenge(c *call) []Reply {
-	variant, color := c.arg("variant"), c.arg("color")
+	variant, color, timeArg := c.arg("variant"), c.arg("color"), c.arg("time")
 	var opponent User
 	if len(c.Mentions) > 0 {
 		opponent = c.Mentions[0]
@@ -60,6 +60,10 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 	for _, w := range c.pos {
 		if col, ok := parseColor(w); ok && color == "" {
 			color = col
+			continue
+		}
+		if tc, err := ParseTimeControl(w); err == nil && tc.Timed() && timeArg == "" {
+			timeArg = w
 			continue
 		}
 		if variant == "" {
@@ -82,6 +86,14 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 	if !ok {
 		return s.fail(c, "Colour must be white, black or random.")
 	}
+	tc, err := ParseTimeControl(timeArg)
+	if err != nil {
+		return s.fail(c, "%s.", capitalize(err.Error()))
+	}
+	rated, ok := parseRated(c.arg("rated"))
+	if !ok {
+		return s.fail(c, "rated: must be true or false (challenges are rated unless you say rated:false).")
+	}
 	if opponent.ID == c.User.ID {
 		return s.fail(c, "You can't challenge yourself. /challenge without a name lets anyone here accept.")
 	}
@@ -102,6 +114,7 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 		From:    player(c.User),
 		To:      player(opponent),
 		Variant: v.ID, Color: color,
+		Rated: rated, Time: tc.String(),
 		Created: c.Time, Expires: c.Time.Add(s.limits.ChallengeTTL),
 	}
 	if err := s.store.CreateChallenge(ch, c.EventID, c.Time); err != nil {
@@ -111,6 +124,14 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 	plays := "colours drawn at random"
 	if color != "random" {
 		plays = fmt.Sprintf("%s plays %s", c.User.Name, colorName(color))
+	}
+	if tc.Timed() {
+		plays += ", " + tc.Describe()
+	}
+	if rated {
+		plays += ", rated"
+	} else {
+		plays += ", unrated"
 	}
 	r := Reply{Key: "challenge:" + ch.ID}
 	args := map[string]string{"challenge": ch.ID}
@@ -252,7 +273,7 @@ func (s *Service) cmdAccept(c *call) []Reply {
 		}
 	}
 	fromWhite := ch.Color == "white" || ch.Color == "random" && s.coin()
-	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Moves: []string{}}
+	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Moves: []string{}, Rated: ch.Rated, Clock: newGameClock(ch.Time, c.Time)}
 	rec.White, rec.Black = ch.From, player(c.User)
 	if !fromWhite {
 		rec.White, rec.Black = rec.Black, rec.White

@@ -343,3 +343,21 @@ func ratingNote(rec *storage.Game) string {
 	}
 	return fmt.Sprintf(" Ratings: %s, %s.", f(rec.White.Name, rc.WhiteBefore, rc.WhiteAfter), f(rec.Black.Name, rc.BlackBefore, rc.BlackAfter))
 }
+
+// parseRated reads the rated: option; challenges are rated by default.
+func parseRated(s string) (rated, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "true", "yes", "on", "1":
+		return true, true
+	case "false", "no", "off", "0", "casual":
+		return false, true
+	}
+	return false, false
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
