@@ -147,7 +147,7 @@ func clockNote(rec *storage.Game, pos *engine.Position, now time.Time) string {
 	if c.Control.Live() {
 		left := c.Left
 		left[side] = c.Remaining(side, now)
-		return fmt.Sprintf(" ⏱ White %s · Black %s.", FormatDuration(left[0]), FormatDuration(left[1]))
+		return fmt.Sprintf(" ⏱ White %s · Black %s.", clockFace(left[0]), clockFace(left[1]))
 	}
 	return fmt.Sprintf(" ⏱ %s left for this move (until %s).", FormatDuration(c.Remaining(side, now)), c.Deadline(side).UTC().Format("Jan 2 15:04 UTC"))
 }
@@ -360,4 +360,13 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// clockFace shows a live clock's time as a chess clock does: 4:05, 1:02:00.
+func clockFace(d time.Duration) string {
+	d = max(d, 0).Truncate(time.Second)
+	if d >= time.Hour {
+		return fmt.Sprintf("%d:%02d:%02d", d/time.Hour, d%time.Hour/time.Minute, d%time.Minute/time.Second)
+	}
+	return fmt.Sprintf("%d:%02d", d/time.Minute, d%time.Minute/time.Second)
 }

@@ -240,7 +240,7 @@ func (s *Service) cmdPGN(c *call) []Reply {
 	var b strings.Builder
 	flush := func() {
 		if b.Len() > 0 {
-			out = append(out, Reply{Text: "```\n" + strings.TrimRight(b.String(), "\n") + "\n```"})
+			out = append(out, Reply{Text: "```\n" + b.String() + "```"})
 			b.Reset()
 		}
 	}
