@@ -121,7 +121,11 @@ func (tc TimeControl) Describe() string {
 	case tc.PerMove > 0:
 		return FormatDuration(tc.PerMove) + " per move"
 	case tc.Base > 0:
-		return fmt.Sprintf("%s each + %s per move", FormatDuration(tc.Base), FormatDuration(tc.Increment))
+		base := FormatDuration(tc.Base)
+		if tc.Base%time.Minute == 0 {
+			base = fmt.Sprintf("%d min", tc.Base/time.Minute)
+		}
+		return fmt.Sprintf("%s each + %s per move", base, FormatDuration(tc.Increment))
 	}
 	return "no time limit"
 }

@@ -72,6 +72,15 @@ func FuzzParseTimeControl(f *testing.F) {
 	})
 }
 
+func TestDescribe(t *testing.T) {
+	for in, want := range map[string]string{"1d": "1 day per move", "5+3": "5 min each + 3 s per move", "0.5+0": "30 s each + 0 s per move", "none": "no time limit"} {
+		tc, _ := ParseTimeControl(in)
+		if got := tc.Describe(); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
+
 func TestFormatDuration(t *testing.T) {
 	cases := []struct {
 		d    time.Duration

@@ -364,7 +364,7 @@ func (s *Service) cmdLeaderboard(c *call) []Reply {
 		if i == leaderboardSize {
 			break
 		}
-		fmt.Fprintf(&b, "\n%d. %s %s (%d games: %d won, %d drawn, %d lost)", i+1, r.Name, ratingText(r), r.Games(), r.Wins, r.Draws, r.Losses)
+		fmt.Fprintf(&b, "\n%d. %s %s (%s: %d won, %d drawn, %d lost)", i+1, r.Name, ratingText(r), games(r.Games()), r.Wins, r.Draws, r.Losses)
 	}
 	if len(prov) > 0 {
 		b.WriteString("\n? = provisional: still uncertain after few games.")
@@ -402,7 +402,14 @@ func (s *Service) cmdStats(c *call) []Reply {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Ratings of %s:", who.Name)
 	for _, r := range rs {
-		fmt.Fprintf(&b, "\n• %s: %s, %d games (%d won, %d drawn, %d lost)", variantName(r.Variant), ratingText(r), r.Games(), r.Wins, r.Draws, r.Losses)
+		fmt.Fprintf(&b, "\n• %s: %s, %s (%d won, %d drawn, %d lost)", variantName(r.Variant), ratingText(r), games(r.Games()), r.Wins, r.Draws, r.Losses)
 	}
 	return []Reply{{Text: b.String(), Private: true}}
+}
+
+func games(n int) string {
+	if n == 1 {
+		return "1 game"
+	}
+	return fmt.Sprintf("%d games", n)
 }

@@ -154,6 +154,15 @@ func (c *Console) button(label string) (bot.Button, bool) {
 }
 
 func (c *Console) send(cmd bot.Command, out io.Writer) error {
+	// The console has no clock of its own running: reminders and losses
+	// on time that fell due are shown before the next command.
+	if t, ok := c.h.(interface{ Tick(time.Time) []bot.Reply }); ok {
+		for _, r := range t.Tick(cmd.Time) {
+			if err := c.print(r, cmd, out); err != nil {
+				return err
+			}
+		}
+	}
 	for _, r := range c.h.Handle(cmd) {
 		if err := c.print(r, cmd, out); err != nil {
 			return err

@@ -112,6 +112,9 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}()
+	// Clocks of timed games: reminders and losses on time, posted through
+	// the adapters that registered with svc.Notify.
+	go svc.RunClock(ctx, time.Second)
 	var wg sync.WaitGroup
 	failed := make(chan error, len(run))
 	for _, p := range run {
