@@ -148,3 +148,13 @@ func (s *Server) deliver(se session, r bot.Reply) {
 	}
 	s.hub.publish(room, e)
 }
+
+// Send delivers a reply the bot produced on its own (clock reminders, loss
+// on time) to the room its Channel names.
+func (s *Server) Send(r bot.Reply) {
+	if r.Channel == "" {
+		s.log.Warn("unaddressed reply dropped")
+		return
+	}
+	s.deliver(session{}, r)
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"topochess/bot"
 	"topochess/engine"
 	"topochess/render"
 )
@@ -419,4 +420,16 @@ func mustURL(s string) *url.URL {
 		panic(err)
 	}
 	return u
+}
+
+func TestSendFromTheBot(t *testing.T) {
+	_, s, ts := newTestServer(t, Options{})
+	alice := join(t, ts.URL, "alice", "lobby")
+	carol := join(t, ts.URL, "carol", "other")
+	alice.listen(0)
+	carol.listen(0)
+	s.Send(bot.Reply{Channel: "web:lobby", Text: "g1: @alice, half your time for this move is gone."})
+	alice.expect("reply", "half your time")
+	s.Send(bot.Reply{Channel: "web:other", Text: "for carol"})
+	carol.expect("reply", "for carol")
 }

@@ -32,8 +32,17 @@ func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) e
 	if err != nil {
 		return err
 	}
+	if n, ok := h.(notifier); ok {
+		n.Notify("web", srv.Send)
+	}
 	return srv.Run(ctx, func(url string) {
 		log.Info("web chat listening", "url", url, "password", cfg.Web.Password != "")
 		fmt.Fprintf(stdoutOf(ctx), "topochess: the web chat is on %s — open it in two browser tabs, pick two names and play.\n", url)
 	})
+}
+
+// notifier is the part of the bot service that delivers messages nobody
+// asked for (clock reminders, loss on time) through a platform.
+type notifier interface {
+	Notify(platform string, send func(bot.Reply))
 }
