@@ -429,7 +429,7 @@ func TestSendFromTheBot(t *testing.T) {
 	alice.listen(0)
 	carol.listen(0)
 	s.Send(bot.Reply{Channel: "web:lobby", Text: "g1: @alice, half your time for this move is gone."})
-	alice.expect("reply", "half your time")
+	alice.expect("reply", "g1: @alice, half your time for this move is gone.")
 	s.Send(bot.Reply{Channel: "web:other", Text: "for carol"})
 	carol.expect("reply", "for carol")
 }
