@@ -232,6 +232,12 @@ var commands = []tgbotapi.BotCommand{
 	{Command: "rules", Description: "The rules of a variant: /rules moebius"},
 	{Command: "help", Description: "How to play with me"},
 	{Command: "settings", Description: "Your settings: /settings orientation:black"},
+	{Command: "takeback", Description: "Ask to take back the last move"},
+	{Command: "pgn", Description: "The game as PGN"},
+	{Command: "replay", Description: "The whole game as an animation"},
+	{Command: "history", Description: "Finished games here: /history @someone"},
+	{Command: "leaderboard", Description: "Ratings: /leaderboard moebius"},
+	{Command: "stats", Description: "Someone's ratings and results: /stats @someone"},
 }
 
 func (a *Adapter) registerCommands() error {

@@ -291,3 +291,13 @@ func (s *keyStore) take(chat int64, key string) int {
 	delete(s.ids, k)
 	return id
 }
+
+// Send delivers a reply the bot produced on its own (clock reminders, loss
+// on time) to the chat its Channel names, through the same queues.
+func (a *Adapter) Send(r bot.Reply) {
+	if _, ok := chatOf(r.Channel); !ok {
+		a.log.Warn("telegram: unaddressed reply dropped", "channel", r.Channel)
+		return
+	}
+	a.deliver(origin{}, []bot.Reply{r})
+}

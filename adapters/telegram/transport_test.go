@@ -30,7 +30,7 @@ func TestCommandsRegisteredAndParsed(t *testing.T) {
 			t.Errorf("/%s: description length %d outside Telegram's 3..256", c.Command, len(c.Description))
 		}
 	}
-	want := []string{"challenge", "accept", "decline", "cancel", "move", "board", "moves", "resign", "draw", "games", "variants", "rules", "help", "settings"}
+	want := []string{"challenge", "accept", "decline", "cancel", "move", "board", "moves", "resign", "draw", "games", "variants", "rules", "help", "settings", "takeback", "pgn", "replay", "history", "leaderboard", "stats"}
 	if !slices.Equal(names, want) {
 		t.Errorf("setMyCommands registered %v, want %v", names, want)
 	}
@@ -319,5 +319,28 @@ func TestFloodLimits(t *testing.T) {
 	}
 	if gap := sent[3].At.Sub(sent[0].At); gap < 300*time.Millisecond-slack {
 		t.Errorf("4th message %v after the 1st, want ≥ the 300ms group window for 3 messages", gap)
+	}
+}
+
+func TestSendFromTheBot(t *testing.T) {
+	f := newFakeAPI(t)
+	r := start(t, f, &scriptHandler{}, nil)
+	r.a.Send(bot.Reply{Channel: "telegram:-100123", Text: "g1: half your time for this move is gone."})
+	r.a.Send(bot.Reply{Channel: "web:lobby", Text: "not ours"})
+	f.waitSent("sendMessage", 0, 1)
+	sent := 0
+	for _, q := range f.requests() {
+		if q.Method != "sendMessage" {
+			continue
+		}
+		if strings.Contains(q.Params["text"], "not ours") {
+			t.Error("a reply for another platform was sent")
+		}
+		if strings.Contains(q.Params["text"], "half your time") && q.Params["chat_id"] == "-100123" {
+			sent++
+		}
+	}
+	if sent != 1 {
+		t.Errorf("the reminder was sent %d times to the group, want once", sent)
 	}
 }

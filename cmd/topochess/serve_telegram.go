@@ -17,6 +17,9 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if n, ok := h.(notifier); ok {
+				n.Notify("telegram", a.Send)
+			}
 			return a.Run(ctx)
 		},
 	})
