@@ -1,0 +1,172 @@
+package discord
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	dg "github.com/bwmarrin/discordgo"
+
+	"topochess/bot"
+)
+
+// Adapter serves one Discord application.
+type Adapter struct {
+	cfg      Config
+	h        bot.Handler
+	log      *slog.Logger
+	s        *dg.Session
+	pub      ed25519.PublicKey
+	overflow *overflow
+	sent     *sentIndex
+
+	// inflight counts interactions being answered, so Run returns only
+	// when their follow-ups are sent.
+	inflight sync.WaitGroup
+
+	ready    chan struct{}
+	httpAddr net.Addr
+}
+
+// New prepares an adapter; nothing is sent before Run.
+func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	if cfg.DeferAfter <= 0 {
+		cfg.DeferAfter = defaultDeferAfter
+	}
+	s, err := dg.New(cfg.botToken())
+	if err != nil {
+		return nil, fmt.Errorf("discord: %w", err)
+	}
+	s.Client = cfg.httpClient()
+	s.StateEnabled = false
+	// Interactions arrive whatever the intents; asking for none keeps the
+	// gateway quiet and needs no privileged intent.
+	s.Identify.Intents = dg.IntentsNone
+	s.ShouldRetryOnRateLimit = false
+	s.LogLevel = dg.LogInformational
+	installLogger(log, cfg.Token)
+
+	a := &Adapter{
+		cfg: cfg, h: h, log: log, s: s,
+		overflow: newOverflow(4096),
+		sent:     newSentIndex(4096),
+		ready:    make(chan struct{}),
+	}
+	if cfg.InteractionsListen != "" {
+		a.pub, _ = publicKey(cfg.PublicKey)
+	}
+	s.AddHandler(func(_ *dg.Session, ic *dg.InteractionCreate) {
+		a.inflight.Add(1)
+		defer a.inflight.Done()
+		if rest := a.onInteraction(ic.Interaction, a.restResponder(ic.Interaction)); rest != nil {
+			rest()
+		}
+	})
+	s.AddHandler(func(_ *dg.Session, r *dg.Ready) {
+		a.log.Info("discord gateway ready", "user", r.User.Username, "guilds", len(r.Guilds))
+	})
+	s.AddHandler(func(_ *dg.Session, _ *dg.Resumed) { a.log.Info("discord gateway resumed") })
+	s.AddHandler(func(_ *dg.Session, _ *dg.Disconnect) { a.log.Info("discord gateway disconnected; reconnecting") })
+	return a, nil
+}
+
+// Ready is closed once the commands are registered, the gateway is open
+// and the interactions endpoint listens.
+func (a *Adapter) Ready() <-chan struct{} { return a.ready }
+
+// InteractionsAddr is where the HTTP interactions endpoint listens (nil
+// when it does not); valid after Ready.
+func (a *Adapter) InteractionsAddr() net.Addr { return a.httpAddr }
+
+// Run registers the commands, connects and serves until ctx ends.
+func (a *Adapter) Run(ctx context.Context) error {
+	if err := a.retry(ctx, "register commands", a.register); err != nil {
+		return err
+	}
+	if !a.cfg.NoGateway {
+		if err := a.retry(ctx, "open gateway", func(context.Context) error { return a.s.Open() }); err != nil {
+			return err
+		}
+	}
+	var srv *http.Server
+	if a.cfg.InteractionsListen != "" {
+		ln, err := net.Listen("tcp", a.cfg.InteractionsListen)
+		if err != nil {
+			return fmt.Errorf("discord: interactions endpoint: %w", err)
+		}
+		a.httpAddr = ln.Addr()
+		srv = &http.Server{Handler: a, ReadHeaderTimeout: 5 * time.Second}
+		go func() {
+			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				a.log.Error("discord interactions endpoint stopped", "err", err)
+			}
+		}()
+		a.log.Info("discord interactions endpoint listening", "addr", a.httpAddr.String())
+	}
+	close(a.ready)
+	<-ctx.Done()
+	if !a.cfg.NoGateway {
+		_ = a.s.Close()
+	}
+	if srv != nil {
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		_ = srv.Shutdown(shut)
+		cancel()
+	}
+	a.inflight.Wait()
+	return nil
+}
+
+// retry runs a start-up step until it works: Discord being briefly away
+// should not stop the bot, a refused token should.
+func (a *Adapter) retry(ctx context.Context, what string, f func(context.Context) error) error {
+	wait := time.Second
+	for {
+		err := f(ctx)
+		if err == nil {
+			return nil
+		}
+		if isUnauthorized(err) {
+			return errUnauthorized
+		}
+		a.log.Error("discord: "+what+" failed; retrying", "err", redact(err.Error(), a.cfg.Token), "in", wait)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(wait):
+		}
+		wait = min(wait*2, time.Minute)
+	}
+}
+
+// register overwrites the application's commands with ours, in each
+// configured guild or globally.
+func (a *Adapter) register(ctx context.Context) error {
+	guilds := a.cfg.GuildIDs
+	if len(guilds) == 0 {
+		guilds = []string{""}
+	}
+	for _, g := range guilds {
+		url := dg.EndpointApplicationGlobalCommands(a.cfg.AppID)
+		if g != "" {
+			url = dg.EndpointApplicationGuildCommands(a.cfg.AppID, g)
+		}
+		if _, err := a.call(ctx, "register commands", http.MethodPut, url, slashCommands(), nil); err != nil {
+			return err
+		}
+		a.log.Info("discord commands registered", "guild", g, "count", len(slashCommands()))
+	}
+	return nil
+}

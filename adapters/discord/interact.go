@@ -1,0 +1,323 @@
+package discord
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	dg "github.com/bwmarrin/discordgo"
+
+	"topochess/bot"
+)
+
+// responder sends the first answer to an interaction: a REST callback for
+// gateway interactions, the HTTP response for the interactions endpoint
+// (which cannot carry files).
+type responder struct {
+	uploads bool
+	respond func(ctx context.Context, r *interactionResponse, file *bot.Image) error
+}
+
+func (a *Adapter) restResponder(i *dg.Interaction) responder {
+	return responder{uploads: true, respond: func(ctx context.Context, r *interactionResponse, file *bot.Image) error {
+		_, err := a.call(ctx, "interaction callback", http.MethodPost, dg.EndpointInteractionResponse(i.ID, i.Token), r, file)
+		return err
+	}}
+}
+
+// callbackMargin is kept free of the 3 s window: a callback started later
+// than that would arrive too late to count.
+const callbackMargin = 200 * time.Millisecond
+
+// onInteraction answers an interaction within Discord's window and
+// returns what is left to do after that (follow-ups, edits), or nil.
+func (a *Adapter) onInteraction(i *dg.Interaction, r responder) func() {
+	received := time.Now()
+	ctx, cancel := context.WithDeadline(context.Background(), received.Add(interactionWindow-callbackMargin))
+	defer cancel()
+	switch i.Type {
+	case dg.InteractionApplicationCommandAutocomplete:
+		a.autocomplete(ctx, i, r)
+		return nil
+	case dg.InteractionApplicationCommand:
+		cmd, _ := slashCommand(i)
+		return a.answer(ctx, i, cmd, false, r, received)
+	case dg.InteractionMessageComponent:
+		cmd, notice := a.pressed(i)
+		if notice != "" {
+			a.notice(ctx, r, notice)
+			return nil
+		}
+		return a.answer(ctx, i, cmd, true, r, received)
+	default:
+		a.notice(ctx, r, "I can't handle that kind of interaction.")
+		return nil
+	}
+}
+
+// notice answers with a short private text.
+func (a *Adapter) notice(ctx context.Context, r responder, text string) {
+	m := &message{Content: &text, Flags: flagEphemeral, AllowedMentions: &allowedMentions{Parse: []string{}}}
+	if err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseChannelMessageWithSource, Data: m}, nil); err != nil {
+		a.log.Warn("discord: could not answer an interaction", "err", err)
+	}
+}
+
+// handle runs the bot; a panic becomes an apology, not a dead adapter.
+func (a *Adapter) handle(cmd bot.Command) (out []bot.Reply) {
+	defer func() {
+		if p := recover(); p != nil {
+			a.log.Error("handler panic", "command", cmd.Name, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			out = []bot.Reply{{Text: "Sorry, something went wrong on my side. Please try again.", Private: true, Error: true}}
+		}
+	}()
+	return a.h.Handle(cmd)
+}
+
+// batch is one command's replies on their way to Discord.
+type batch struct {
+	i         *dg.Interaction
+	received  time.Time
+	cmd       bot.Command
+	component bool
+	// here are the messages answering the interaction, in order; away
+	// are public replies for other channels.
+	here []*message
+	away []awayMessage
+	// stale are the sent messages whose buttons the replies supersede,
+	// taken from the index before the new keys are recorded.
+	stale []sentRef
+}
+
+type awayMessage struct {
+	channel string
+	m       *message
+}
+
+func (a *Adapter) newBatch(i *dg.Interaction, cmd bot.Command, component bool, received time.Time, replies []bot.Reply) *batch {
+	b := &batch{i: i, cmd: cmd, component: component, received: received}
+	for _, r := range replies {
+		for _, key := range r.Supersedes {
+			if ref, ok := a.sent.take(key); ok {
+				b.stale = append(b.stale, ref)
+			}
+		}
+		ms := a.messages(r)
+		if r.Channel != "" && r.Channel != cmd.Channel && !r.Private {
+			ch, ok := strings.CutPrefix(r.Channel, prefix)
+			if !ok {
+				a.log.Warn("reply for another platform dropped", "channel", r.Channel)
+				continue
+			}
+			for _, m := range ms {
+				b.away = append(b.away, awayMessage{ch, m})
+			}
+			continue
+		}
+		b.here = append(b.here, ms...)
+	}
+	return b
+}
+
+// answer runs the command and answers at once when the bot is quick, or
+// acknowledges first (deferred) and follows up when it is not.
+func (a *Adapter) answer(ctx context.Context, i *dg.Interaction, cmd bot.Command, component bool, r responder, received time.Time) func() {
+	done := make(chan []bot.Reply, 1)
+	go func() { done <- a.handle(cmd) }()
+	timer := time.NewTimer(max(0, a.cfg.DeferAfter-time.Since(received)))
+	defer timer.Stop()
+	select {
+	case replies := <-done:
+		return a.answerNow(ctx, a.newBatch(i, cmd, component, received, replies), r)
+	case <-timer.C:
+	}
+	ack := dg.InteractionResponseDeferredChannelMessageWithSource
+	if component {
+		ack = dg.InteractionResponseDeferredMessageUpdate
+	}
+	if err := r.respond(ctx, &interactionResponse{Type: ack}, nil); err != nil {
+		a.log.Warn("discord: could not acknowledge a slow command in time", "command", cmd.Name, "interaction", i.ID)
+	}
+	return func() {
+		a.finishDeferred(a.newBatch(i, cmd, component, received, <-done))
+	}
+}
+
+// answerNow sends the first message as the interaction's answer.
+func (a *Adapter) answerNow(ctx context.Context, b *batch, r responder) func() {
+	if len(b.here) == 0 {
+		if b.component {
+			_ = r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseDeferredMessageUpdate}, nil)
+		} else {
+			a.notice(ctx, r, "Done.")
+		}
+		return func() { a.finish(b, nil) }
+	}
+	first := b.here[0]
+	if first.file != nil && !r.uploads {
+		// The HTTP answer cannot carry the picture: acknowledge with the
+		// message's visibility, then put the message in place.
+		err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseDeferredChannelMessageWithSource, Data: &message{Flags: first.Flags}}, nil)
+		if err != nil {
+			a.log.Warn("discord: could not acknowledge an interaction", "interaction", b.i.ID)
+			return nil
+		}
+		return func() {
+			a.editOriginal(b, first)
+			a.finish(b, b.here[1:])
+		}
+	}
+	err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseChannelMessageWithSource, Data: first}, first.file)
+	if err != nil {
+		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
+			a.notice(ctx, r, apology(code))
+		}
+		return nil
+	}
+	return func() {
+		if first.key != "" {
+			a.recordOriginal(b, first)
+		}
+		a.finish(b, b.here[1:])
+	}
+}
+
+// finishDeferred puts the replies of a deferred interaction in place.
+func (a *Adapter) finishDeferred(b *batch) {
+	rest := b.here
+	if !b.component && len(rest) > 0 {
+		first := rest[0]
+		rest = rest[1:]
+		if first.private {
+			// A deferred answer is public; a private first reply replaces
+			// it as an ephemeral follow-up.
+			a.deleteOriginal(b)
+			rest = append([]*message{first}, rest...)
+		} else {
+			a.editOriginal(b, first)
+		}
+	} else if !b.component {
+		a.deleteOriginal(b)
+	}
+	a.finish(b, rest)
+}
+
+// finish sends the remaining messages as follow-ups, the replies for other
+// channels, and clears the buttons of superseded messages.
+func (a *Adapter) finish(b *batch, rest []*message) {
+	ctx, cancel := context.WithDeadline(context.Background(), b.received.Add(tokenLifetime))
+	defer cancel()
+	for _, m := range rest {
+		a.followUp(ctx, b, m)
+	}
+	for _, am := range b.away {
+		out, err := a.call(ctx, "channel message", http.MethodPost, dg.EndpointChannelMessages(am.channel), am.m, am.m.file)
+		if err == nil && am.m.key != "" {
+			sm := decodeSent(out)
+			a.sent.put(am.m.key, sentRef{channelID: am.channel, messageID: sm.ID, at: time.Now()})
+		}
+	}
+	for _, ref := range b.stale {
+		a.clearButtons(ctx, ref)
+	}
+}
+
+func (a *Adapter) appID(i *dg.Interaction) string {
+	if i.AppID != "" {
+		return i.AppID
+	}
+	return a.cfg.AppID
+}
+
+func (a *Adapter) followUp(ctx context.Context, b *batch, m *message) {
+	url := dg.EndpointFollowupMessage(a.appID(b.i), b.i.Token) + "?wait=true"
+	out, err := a.call(ctx, "follow-up", http.MethodPost, url, m, m.file)
+	if err != nil {
+		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
+			text := apology(code)
+			_, _ = a.call(ctx, "follow-up apology", http.MethodPost, url, &message{Content: &text, Flags: flagEphemeral}, nil)
+		}
+		return
+	}
+	if m.key != "" {
+		sm := decodeSent(out)
+		a.sent.put(m.key, sentRef{channelID: sm.ChannelID, messageID: sm.ID, webhookMsg: sm.ID, appID: a.appID(b.i), token: b.i.Token, private: m.private, at: time.Now()})
+	}
+}
+
+func (a *Adapter) editOriginal(b *batch, m *message) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	edit := *m
+	edit.Flags = 0 // flags cannot change on an edit
+	out, err := a.call(ctx, "edit original", http.MethodPatch, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), &edit, m.file)
+	if err != nil {
+		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
+			text := apology(code)
+			_, _ = a.call(ctx, "edit original apology", http.MethodPatch, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), &message{Content: &text}, nil)
+		}
+		return
+	}
+	if m.key != "" {
+		sm := decodeSent(out)
+		a.sent.put(m.key, sentRef{channelID: sm.ChannelID, messageID: sm.ID, webhookMsg: "@original", appID: a.appID(b.i), token: b.i.Token, private: m.private, at: time.Now()})
+	}
+}
+
+func (a *Adapter) deleteOriginal(b *batch) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, _ = a.call(ctx, "delete original", http.MethodDelete, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), nil, nil)
+}
+
+// recordOriginal learns the id of an answer sent as the callback (the
+// callback returns nothing) so that its buttons can be cleared later.
+func (a *Adapter) recordOriginal(b *batch, m *message) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ref := sentRef{webhookMsg: "@original", appID: a.appID(b.i), token: b.i.Token, private: m.private, channelID: b.i.ChannelID, at: time.Now()}
+	if out, err := a.call(ctx, "get original", http.MethodGet, dg.EndpointInteractionResponseActions(ref.appID, ref.token), nil, nil); err == nil {
+		sm := decodeSent(out)
+		ref.messageID = sm.ID
+		if sm.ChannelID != "" {
+			ref.channelID = sm.ChannelID
+		}
+	}
+	a.sent.put(m.key, ref)
+}
+
+// clearButtons removes the buttons of a superseded message: through its
+// interaction token while that lives (the only way for ephemeral ones),
+// through the channel afterwards.
+func (a *Adapter) clearButtons(ctx context.Context, ref sentRef) {
+	edit := struct {
+		Components []dg.MessageComponent `json:"components"`
+	}{Components: []dg.MessageComponent{}}
+	var url string
+	switch {
+	case ref.token != "" && time.Since(ref.at) < tokenLifetime-time.Minute:
+		url = dg.EndpointWebhookMessage(ref.appID, ref.token, ref.webhookMsg)
+	case !ref.private && ref.channelID != "" && ref.messageID != "":
+		url = dg.EndpointChannelMessage(ref.channelID, ref.messageID)
+	default:
+		return
+	}
+	_, _ = a.call(ctx, "clear buttons", http.MethodPatch, url, &edit, nil)
+}
+
+// apology is what a waiting user reads when Discord refused our answer.
+func apology(code int) string {
+	switch code {
+	case 40005:
+		return "Sorry, the picture was too large for Discord. Try /board again."
+	case 50013:
+		return "Sorry, I lack a permission in this channel (Send Messages, Attach Files, Embed Links)."
+	}
+	if code != 0 {
+		return fmt.Sprintf("Sorry, Discord refused my answer (error %d). Please try again.", code)
+	}
+	return "Sorry, Discord refused my answer. Please try again."
+}

@@ -1,0 +1,196 @@
+package discord
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	dg "github.com/bwmarrin/discordgo"
+
+	"topochess/bot"
+)
+
+// message is the body of every message the adapter sends or edits. It is
+// our own because discordgo's attachment type has no description, which
+// is where a board's alt text belongs.
+type message struct {
+	Content         *string               `json:"content,omitempty"`
+	Components      []dg.MessageComponent `json:"components,omitempty"`
+	Attachments     []attachment          `json:"attachments,omitempty"`
+	Flags           dg.MessageFlags       `json:"flags,omitempty"`
+	AllowedMentions *allowedMentions      `json:"allowed_mentions,omitempty"`
+
+	file *bot.Image // uploaded as files[0]
+	// key names the message for a later Supersedes; private marks an
+	// ephemeral one (only editable through its interaction token).
+	key     string
+	private bool
+}
+
+type attachment struct {
+	ID          int    `json:"id"`
+	Filename    string `json:"filename"`
+	Description string `json:"description,omitempty"`
+}
+
+// allowedMentions pings exactly the users a reply names, never roles or
+// @everyone, whatever a player's name or typed text contains.
+type allowedMentions struct {
+	Parse []string `json:"parse"`
+	Users []string `json:"users,omitempty"`
+}
+
+// interactionResponse is discordgo's InteractionResponse with our message.
+type interactionResponse struct {
+	Type dg.InteractionResponseType `json:"type"`
+	Data any                        `json:"data,omitempty"`
+}
+
+// messages turns a reply into the messages that carry it: long texts are
+// cut in several, the picture, buttons and key go with the last one.
+func (a *Adapter) messages(r bot.Reply) []*message {
+	parts := splitContent(r.Text)
+	out := make([]*message, len(parts))
+	mentions := &allowedMentions{Parse: []string{}}
+	for _, id := range r.Mentions {
+		if rest, ok := strings.CutPrefix(id, prefix); ok {
+			mentions.Users = append(mentions.Users, rest)
+		}
+	}
+	for i, p := range parts {
+		m := &message{Content: &p, AllowedMentions: mentions, private: r.Private}
+		if r.Private {
+			m.Flags = flagEphemeral
+		}
+		out[i] = m
+	}
+	last := out[len(out)-1]
+	if r.Image != nil && len(r.Image.PNG) > 0 {
+		name := r.Image.Name
+		if name == "" || strings.ContainsAny(name, "/\\\"") {
+			name = "board.png"
+		}
+		last.file = r.Image
+		last.Attachments = []attachment{{ID: 0, Filename: name, Description: truncate(r.Image.Alt, maxDescription)}}
+	}
+	if len(r.Buttons) > 0 {
+		last.Components = a.components(r.Buttons)
+	}
+	last.key = r.Key
+	if *last.Content == "" && last.file == nil && len(last.Components) == 0 {
+		empty := "…"
+		last.Content = &empty
+	}
+	return out
+}
+
+// body encodes a payload, as multipart when a picture goes with it.
+func body(payload any, file *bot.Image) (contentType string, b []byte, err error) {
+	if file == nil {
+		b, err = json.Marshal(payload)
+		return "application/json", b, err
+	}
+	name := "board.png"
+	if m, ok := payload.(*message); ok && len(m.Attachments) > 0 {
+		name = m.Attachments[0].Filename
+	} else if r, ok := payload.(*interactionResponse); ok {
+		if m, ok := r.Data.(*message); ok && len(m.Attachments) > 0 {
+			name = m.Attachments[0].Filename
+		}
+	}
+	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: "image/png", Reader: bytes.NewReader(file.PNG)}})
+}
+
+// maxTries bounds the attempts of one REST call through rate limits.
+const maxTries = 5
+
+// call sends one REST request through discordgo's rate limiter. A 429 is
+// never slept on inside discordgo (it would sleep past an interaction's
+// deadline); call waits retry_after itself only while ctx's deadline
+// allows, and gives up otherwise.
+func (a *Adapter) call(ctx context.Context, what, method, url string, payload any, file *bot.Image) ([]byte, error) {
+	var contentType string
+	var b []byte
+	if payload != nil {
+		var err error
+		if contentType, b, err = body(payload, file); err != nil {
+			return nil, fmt.Errorf("%s: encode: %w", what, err)
+		}
+	}
+	for try := 1; ; try++ {
+		resp, err := a.s.RequestRaw(method, url, contentType, b, "", 0,
+			dg.WithRetryOnRatelimit(false), dg.WithContext(ctx))
+		var rl *dg.RateLimitError
+		if !errors.As(err, &rl) {
+			if err != nil {
+				a.logREST(what, err)
+			}
+			return resp, err
+		}
+		wait := rl.RetryAfter
+		deadline, has := ctx.Deadline()
+		if try >= maxTries || (has && time.Now().Add(wait).After(deadline)) {
+			a.log.Warn("discord rate limit: giving up", "call", what, "retry_after", wait, "tries", try)
+			return nil, err
+		}
+		a.log.Info("discord rate limit: waiting", "call", what, "retry_after", wait)
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// logREST logs a failed call with Discord's error code. URLs are not
+// logged: webhook URLs carry interaction tokens.
+func (a *Adapter) logREST(what string, err error) {
+	var re *dg.RESTError
+	if errors.As(err, &re) {
+		attrs := []any{"call", what, "status", re.Response.StatusCode}
+		if re.Message != nil {
+			attrs = append(attrs, "code", re.Message.Code, "message", re.Message.Message)
+		}
+		a.log.Error("discord REST call failed", attrs...)
+		return
+	}
+	a.log.Error("discord REST call failed", "call", what, "err", redact(err.Error(), a.cfg.Token))
+}
+
+// restCode is Discord's JSON error code of a failed call (0 if none).
+func restCode(err error) (status, code int) {
+	var re *dg.RESTError
+	if errors.As(err, &re) {
+		status = re.Response.StatusCode
+		if re.Message != nil {
+			code = re.Message.Code
+		}
+	}
+	return status, code
+}
+
+// sentMessage is the part of Discord's message answer we keep.
+type sentMessage struct {
+	ID        string `json:"id"`
+	ChannelID string `json:"channel_id"`
+}
+
+func decodeSent(b []byte) sentMessage {
+	var m sentMessage
+	_ = json.Unmarshal(b, &m)
+	return m
+}
+
+var errUnauthorized = errors.New("discord: the token was refused (401); check discord.token")
+
+func isUnauthorized(err error) bool {
+	status, _ := restCode(err)
+	return status == http.StatusUnauthorized || errors.Is(err, dg.ErrUnauthorized)
+}
