@@ -118,6 +118,12 @@ func (a *Adapter) Run(ctx context.Context) error {
 	close(a.ready)
 	<-ctx.Done()
 	if !a.cfg.NoGateway {
+		// discordgo's heartbeat goroutine may fail on the closed socket
+		// after Close and reconnect on its own; forbid that first (under
+		// the session lock, as discordgo reads it after taking the lock).
+		a.s.Lock()
+		a.s.ShouldReconnectOnError = false
+		a.s.Unlock()
 		_ = a.s.Close()
 	}
 	if srv != nil {

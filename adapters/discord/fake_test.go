@@ -34,8 +34,11 @@ type fakeDiscord struct {
 	nextID   int
 	// limits answers the next requests whose path has a prefix with a 429.
 	limits []rateLimit
-	// fail answers requests whose path has a prefix with a Discord error.
-	fail map[string]discordError
+	// failIf answers the requests it picks with a Discord error.
+	failIf func(*request) *discordError
+	// refuseResume answers resumes with an invalid session (op 9), so the
+	// client must identify again.
+	refuseResume bool
 }
 
 type request struct {
@@ -67,7 +70,7 @@ type discordError struct {
 }
 
 func newFakeDiscord(t *testing.T, token string) *fakeDiscord {
-	f := &fakeDiscord{t: t, token: token, changed: make(chan struct{}), session: "sess-1", fail: map[string]discordError{}}
+	f := &fakeDiscord{t: t, token: token, changed: make(chan struct{}), session: "sess-1"}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/gateway/", f.serveGateway) // discordgo adds the slash
 	mux.HandleFunc("/api/v9/", f.serveREST)
@@ -124,8 +127,8 @@ func (f *fakeDiscord) serveREST(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	for p, e := range f.fail {
-		if strings.HasPrefix(req.Path, p) {
+	if f.failIf != nil {
+		if e := f.failIf(req); e != nil {
 			f.mu.Unlock()
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(e.status)
@@ -246,6 +249,13 @@ func (f *fakeDiscord) serveGateway(w http.ResponseWriter, r *http.Request) {
 			}
 			f.dispatch("READY", map[string]any{"v": 10, "session_id": f.session, "user": map[string]any{"id": "1000", "username": "topochess", "bot": true}, "guilds": []any{}})
 		case 6:
+			f.mu.Lock()
+			refuse := f.refuseResume
+			f.mu.Unlock()
+			if refuse {
+				f.send(conn, map[string]any{"op": 9, "d": false})
+				continue
+			}
 			f.dispatch("RESUMED", map[string]any{})
 		}
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -105,8 +107,13 @@ type env struct {
 // start runs an adapter against a fresh fake Discord until the test ends.
 func start(t *testing.T, h bot.Handler, tweak func(*Config)) *env {
 	t.Helper()
-	f := newFakeDiscord(t, testToken)
-	cfg := Config{Token: testToken, AppID: testApp, GuildIDs: []string{testGuild}, RESTBaseURL: f.srv.URL, DeferAfter: time.Second}
+	return startOn(t, newFakeDiscord(t, testToken), h, tweak)
+}
+
+// startOn runs an adapter against a fake prepared by the test.
+func startOn(t *testing.T, f *fakeDiscord, h bot.Handler, tweak func(*Config)) *env {
+	t.Helper()
+	cfg := Config{Token: testToken, AppID: testApp, GuildIDs: []string{testGuild}, RESTBaseURL: f.srv.URL, DeferAfter: 2 * time.Second} // generous: -race on 2 cores is slow
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -290,7 +297,15 @@ func jsonRaw(b []byte) any {
 
 // TestMain fails the run when a test leaves a gateway connection behind
 // (discordgo reconnects forever on its own).
+//
+// Each test ends with discordgo's Close, which sleeps a second waiting for
+// Discord to close the socket; the tests mostly wait, so more of them run
+// at once than there are cores (unless -parallel says otherwise).
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if p := flag.Lookup("test.parallel"); p != nil && p.Value.String() == strconv.Itoa(runtime.GOMAXPROCS(0)) {
+		_ = p.Value.Set("8")
+	}
 	code := m.Run()
 	if code == 0 {
 		time.Sleep(100 * time.Millisecond)
@@ -302,4 +317,23 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// answer waits for the message answering interaction id, however it was
+// sent: in the callback, or after a deferral as the edited original (type
+// 5) or the first follow-up (type 6). It returns the message and the
+// request that carried it (for its files).
+func (e *env) answer(id string) (map[string]any, *request) {
+	e.t.Helper()
+	cb := e.callback(id)
+	switch jnumReq(cb, "type") {
+	case 5:
+		r := e.webhook(id, "PATCH", "/messages/@original")
+		return r.JSON, r
+	case 6:
+		r := e.webhook(id, "POST", "")
+		return r.JSON, r
+	}
+	data, _ := jsonPath(cb.JSON, "data").(map[string]any)
+	return data, cb
 }

@@ -170,8 +170,16 @@ func (a *Adapter) answerNow(ctx context.Context, b *batch, r responder) func() {
 			a.finish(b, b.here[1:])
 		}
 	}
+	// The key is known before the message exists, so that a button
+	// pressed at once can already supersede it (through the token).
+	if first.key != "" {
+		a.sent.put(first.key, a.originalRef(b, first))
+	}
 	err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseChannelMessageWithSource, Data: first}, first.file)
 	if err != nil {
+		if first.key != "" {
+			a.sent.take(first.key)
+		}
 		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
 			a.notice(ctx, r, apology(code))
 		}
@@ -179,7 +187,7 @@ func (a *Adapter) answerNow(ctx context.Context, b *batch, r responder) func() {
 	}
 	return func() {
 		if first.key != "" {
-			a.recordOriginal(b, first)
+			a.learnOriginalID(b, first.key)
 		}
 		a.finish(b, b.here[1:])
 	}
@@ -273,20 +281,27 @@ func (a *Adapter) deleteOriginal(b *batch) {
 	_, _ = a.call(ctx, "delete original", http.MethodDelete, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), nil, nil)
 }
 
-// recordOriginal learns the id of an answer sent as the callback (the
-// callback returns nothing) so that its buttons can be cleared later.
-func (a *Adapter) recordOriginal(b *batch, m *message) {
+func (a *Adapter) originalRef(b *batch, m *message) sentRef {
+	return sentRef{webhookMsg: "@original", appID: a.appID(b.i), token: b.i.Token, private: m.private, channelID: b.i.ChannelID, at: time.Now()}
+}
+
+// learnOriginalID asks for the id of an answer sent as the callback (the
+// callback returns nothing): after its token expires, only the channel
+// and the id can clear its buttons.
+func (a *Adapter) learnOriginalID(b *batch, key string) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	ref := sentRef{webhookMsg: "@original", appID: a.appID(b.i), token: b.i.Token, private: m.private, channelID: b.i.ChannelID, at: time.Now()}
-	if out, err := a.call(ctx, "get original", http.MethodGet, dg.EndpointInteractionResponseActions(ref.appID, ref.token), nil, nil); err == nil {
-		sm := decodeSent(out)
+	out, err := a.call(ctx, "get original", http.MethodGet, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), nil, nil)
+	if err != nil {
+		return
+	}
+	sm := decodeSent(out)
+	a.sent.update(key, b.i.Token, func(ref *sentRef) {
 		ref.messageID = sm.ID
 		if sm.ChannelID != "" {
 			ref.channelID = sm.ChannelID
 		}
-	}
-	a.sent.put(m.key, ref)
+	})
 }
 
 // clearButtons removes the buttons of a superseded message: through its

@@ -58,3 +58,14 @@ func (x *sentIndex) take(key string) (sentRef, bool) {
 	}
 	return ref, ok
 }
+
+// update changes the entry of key if it is still the message sent with
+// token (not superseded or replaced meanwhile).
+func (x *sentIndex) update(key, token string, f func(*sentRef)) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if ref, ok := x.refs[key]; ok && ref.token == token {
+		f(&ref)
+		x.refs[key] = ref
+	}
+}

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"topochess/adapters/discord"
+	"topochess/bot"
+)
+
+func init() {
+	platforms = append(platforms, platform{name: "discord", enabled: discordEnabled, run: runDiscord})
+}
+
+func discordEnabled(cfg *Config) bool { return cfg.Discord.Token != "" }
+
+func discordConfig(cfg *Config) discord.Config {
+	d := cfg.Discord
+	return discord.Config{
+		Token:              string(d.Token),
+		AppID:              d.AppID,
+		GuildIDs:           d.GuildIDs,
+		RESTBaseURL:        d.RESTBaseURL,
+		PublicKey:          d.PublicKey,
+		InteractionsListen: d.InteractionsListen,
+	}
+}
+
+func runDiscord(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error {
+	a, err := discord.New(discordConfig(cfg), h, log)
+	if err != nil {
+		return err
+	}
+	return a.Run(ctx)
+}
