@@ -54,6 +54,10 @@ func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
 	// Interactions arrive whatever the intents; asking for none keeps the
 	// gateway quiet and needs no privileged intent.
 	s.Identify.Intents = dg.IntentsNone
+	// 429s come back to call, which waits only while the deadline allows.
+	// (discordgo still sleeps before a request whose bucket it knows to be
+	// exhausted; interaction callbacks each have their own bucket, so only
+	// a global limit could delay one.)
 	s.ShouldRetryOnRateLimit = false
 	s.LogLevel = dg.LogInformational
 	installLogger(log, cfg.Token)

@@ -130,6 +130,11 @@ func (f *fakeDiscord) serveREST(w http.ResponseWriter, r *http.Request) {
 	if f.failIf != nil {
 		if e := f.failIf(req); e != nil {
 			f.mu.Unlock()
+			if e.status == 0 { // a connection cut without an answer
+				conn, _, _ := w.(http.Hijacker).Hijack()
+				conn.Close()
+				return
+			}
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(e.status)
 			fmt.Fprintf(w, `{"message":%q,"code":%d}`, e.message, e.code)

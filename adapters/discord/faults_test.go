@@ -133,3 +133,23 @@ func TestGatewayDropResumes(t *testing.T) {
 		t.Errorf("after identifying again: %s", r.Raw)
 	}
 }
+
+func TestNetworkErrorsAreLoggedWithoutTokens(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t, testToken)
+	f.failIf = func(r *request) *discordError {
+		if strings.HasPrefix(r.Path, "/webhooks/") && r.Method == "POST" {
+			return &discordError{} // the follow-up's connection is cut
+		}
+		return nil
+	}
+	e := startOn(t, f, handlerFunc(func(bot.Command) []bot.Reply {
+		return []bot.Reply{{Text: "first"}, {Text: "second"}}
+	}), nil)
+	id := e.slash(alice, "help")
+	if cb := e.callback(id); jstr(cb.JSON, "data", "content") != "first" {
+		t.Errorf("answer: %s", cb.Raw)
+	}
+	e.logs.waitFor(t, "call=follow-up")
+	// The harness checks at the end that no token reached the logs.
+}

@@ -131,8 +131,8 @@ func startOn(t *testing.T, f *fakeDiscord, h bot.Handler, tweak func(*Config)) *
 		if err := <-done; err != nil {
 			t.Errorf("Run: %v", err)
 		}
-		if strings.Contains(logs.String(), "SECRET") {
-			t.Errorf("the token reached the logs:\n%s", logs.String())
+		if strings.Contains(logs.String(), "SECRET") || strings.Contains(logs.String(), "itok-") {
+			t.Errorf("a token reached the logs:\n%s", logs.String())
 		}
 	})
 	select {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -113,7 +114,7 @@ const maxTries = 5
 // never slept on inside discordgo (it would sleep past an interaction's
 // deadline); call waits retry_after itself only while ctx's deadline
 // allows, and gives up otherwise.
-func (a *Adapter) call(ctx context.Context, what, method, url string, payload any, file *bot.Image) ([]byte, error) {
+func (a *Adapter) call(ctx context.Context, what, method, endpoint string, payload any, file *bot.Image) ([]byte, error) {
 	var contentType string
 	var b []byte
 	if payload != nil {
@@ -123,7 +124,7 @@ func (a *Adapter) call(ctx context.Context, what, method, url string, payload an
 		}
 	}
 	for try := 1; ; try++ {
-		resp, err := a.s.RequestRaw(method, url, contentType, b, "", 0,
+		resp, err := a.s.RequestRaw(method, endpoint, contentType, b, "", 0,
 			dg.WithRetryOnRatelimit(false), dg.WithContext(ctx))
 		var rl *dg.RateLimitError
 		if !errors.As(err, &rl) {
@@ -160,6 +161,10 @@ func (a *Adapter) logREST(what string, err error) {
 		}
 		a.log.Error("discord REST call failed", attrs...)
 		return
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) { // its text holds the URL, and webhook URLs hold tokens
+		err = fmt.Errorf("%s: %w", ue.Op, ue.Err)
 	}
 	a.log.Error("discord REST call failed", "call", what, "err", redact(err.Error(), a.cfg.Token))
 }
