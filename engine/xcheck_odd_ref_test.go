@@ -36,11 +36,11 @@ type xoGeo struct {
 	// paths[kind][cell]: the rays on an empty board, each fork expanded
 	// into its own linear path.
 	paths  map[byte][][][]int
-	push   [2][][]int     // forward-step arrivals by colour
-	capt   [2][][]int     // capture-step arrivals by colour
-	double [2][][][2]int  // (skipped, landing) of double steps by colour
-	promo  [2][]bool      // promotion cells by colour
-	starts [2][]bool      // double-step (starting pawn) cells by colour
+	push   [2][][]int    // forward-step arrivals by colour
+	capt   [2][][]int    // capture-step arrivals by colour
+	double [2][][][2]int // (skipped, landing) of double steps by colour
+	promo  [2][]bool     // promotion cells by colour
+	starts [2][]bool     // double-step (starting pawn) cells by colour
 	castle []xoCastle
 	// special lists the cells random positions favour (vertices, edges,
 	// switches and their surroundings).
