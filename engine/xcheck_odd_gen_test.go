@@ -25,9 +25,25 @@ func (g *xoGeo) randomPosition(rng *rand.Rand, lines bool) (s string, want *xoPo
 		}
 		return rng.Intn(N)
 	}
+	// Pawns one step from promotion, so promotions come up often.
+	var nearPromo [2][]int
+	for col := 0; col < 2; col++ {
+		for c := range b {
+			for _, t := range append(append([]int(nil), g.push[col][c]...), g.capt[col][c]...) {
+				if g.promo[col][t] && !g.promo[col][c] {
+					nearPromo[col] = append(nearPromo[col], c)
+					break
+				}
+			}
+		}
+	}
 	place := func(pc byte) bool {
 		for try := 0; try < 50; try++ {
 			c := cell()
+			if xoKind(pc) == 'P' && rng.Intn(4) == 0 {
+				near := nearPromo[xoColor(pc)]
+				c = near[rng.Intn(len(near))]
+			}
 			if !g.free(&xoPos{b: b}, c) {
 				continue
 			}
