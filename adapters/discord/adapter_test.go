@@ -389,3 +389,18 @@ func TestUnknownButton(t *testing.T) {
 		t.Errorf("unknown buttons reached the bot: %+v", rec.list())
 	}
 }
+
+func TestSendFromTheBot(t *testing.T) {
+	e := start(t, handlerFunc(func(bot.Command) []bot.Reply { return nil }), nil)
+	e.a.Send(bot.Reply{Channel: "discord:777", Text: "g1: <@22>, half your time for this move is gone.", Mentions: []string{"discord:22"}, Private: true})
+	e.a.Send(bot.Reply{Channel: "web:lobby", Text: "not ours"})
+	r := e.f.waitFor("channel message", func(r *request) bool {
+		return r.Method == "POST" && r.Path == "/channels/777/messages"
+	})
+	if got, _ := r.JSON["content"].(string); !strings.Contains(got, "half your time") {
+		t.Errorf("content %q", got)
+	}
+	if flags, _ := r.JSON["flags"].(float64); flags != 0 {
+		t.Errorf("a channel message cannot be ephemeral: flags %v", flags)
+	}
+}

@@ -62,5 +62,17 @@ func slashCommands() []*dg.ApplicationCommand {
 		{Name: "settings", Description: "Show or change your settings", Options: []*dg.ApplicationCommandOption{
 			choiceOpt("orientation", "Which side is drawn at the bottom", "auto", "white", "black"),
 		}},
+		{Name: "takeback", Description: "Ask your opponent to take back the last move", Options: []*dg.ApplicationCommandOption{gameOpt()}},
+		{Name: "pgn", Description: "The game as PGN", Options: []*dg.ApplicationCommandOption{gameOpt()}},
+		{Name: "replay", Description: "The whole game as an animation", Options: []*dg.ApplicationCommandOption{gameOpt()}},
+		{Name: "history", Description: "Finished games in this channel", Options: []*dg.ApplicationCommandOption{
+			{Type: dg.ApplicationCommandOptionUser, Name: "player", Description: "Only this player's games"},
+		}},
+		{Name: "leaderboard", Description: "The best rated players of a variant", Options: []*dg.ApplicationCommandOption{
+			strOpt("variant", "Which board", false, true),
+		}},
+		{Name: "stats", Description: "Ratings and results of a player", Options: []*dg.ApplicationCommandOption{
+			{Type: dg.ApplicationCommandOptionUser, Name: "player", Description: "Whose (you when empty)"},
+		}},
 	}
 }

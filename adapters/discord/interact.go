@@ -336,3 +336,31 @@ func apology(code int) string {
 	}
 	return "Sorry, Discord refused my answer. Please try again."
 }
+
+// Send posts a reply the bot produced on its own (clock reminders, loss on
+// time) as a message in the channel its Channel names.
+func (a *Adapter) Send(r bot.Reply) {
+	ch, ok := strings.CutPrefix(r.Channel, prefix)
+	if !ok || ch == "" {
+		a.log.Warn("reply for another platform dropped", "channel", r.Channel)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stale []sentRef
+	for _, key := range r.Supersedes {
+		if ref, ok := a.sent.take(key); ok {
+			stale = append(stale, ref)
+		}
+	}
+	for _, m := range a.messages(r) {
+		m.Flags = 0 // nobody to show a private message to
+		out, err := a.call(ctx, "channel message", http.MethodPost, dg.EndpointChannelMessages(ch), m, m.file)
+		if err == nil && m.key != "" {
+			a.sent.put(m.key, sentRef{channelID: ch, messageID: decodeSent(out).ID, at: time.Now()})
+		}
+	}
+	for _, ref := range stale {
+		a.clearButtons(ctx, ref)
+	}
+}

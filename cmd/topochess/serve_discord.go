@@ -31,5 +31,8 @@ func runDiscord(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logge
 	if err != nil {
 		return err
 	}
+	if n, ok := h.(notifier); ok {
+		n.Notify("discord", a.Send)
+	}
 	return a.Run(ctx)
 }
