@@ -138,7 +138,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		ok(w, me)
 	case "getUpdates":
 		f.getUpdates(w, r, req)
-	case "sendMessage", "sendPhoto":
+	case "sendMessage", "sendPhoto", "sendAnimation":
 		ok(w, f.newMessage(req))
 	case "editMessageReplyMarkup":
 		id, _ := strconv.Atoi(req.Params["message_id"])
@@ -194,6 +194,9 @@ func (f *fakeAPI) newMessage(req apiRequest) map[string]any {
 	}
 	if c, ok := req.Params["caption"]; ok {
 		m["caption"] = c
+	}
+	if req.Method == "sendAnimation" {
+		m["animation"] = map[string]any{"file_id": "a" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "width": 640, "height": 512, "duration": 10}
 	}
 	if req.Method == "sendPhoto" {
 		m["photo"] = []any{map[string]any{"file_id": "p" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "width": 512, "height": 512}}

@@ -81,14 +81,30 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		if name == "" {
 			name = "board.png"
 		}
-		cfg := tgbotapi.NewPhoto(chat, tgbotapi.FileBytes{Name: name, Bytes: img.PNG})
-		cfg.Caption = caption
-		cfg.CaptionEntities = a.mentionEntities(caption, r.Mentions)
-		cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, true
-		if markup != nil {
-			cfg.ReplyMarkup = *markup
+		file := tgbotapi.FileBytes{Name: name, Bytes: img.PNG}
+		var cfg tgbotapi.Chattable
+		method := "sendPhoto"
+		if strings.HasSuffix(strings.ToLower(name), ".gif") {
+			// A game replay: sent as an animation so it plays in the chat.
+			an := tgbotapi.NewAnimation(chat, file)
+			an.Caption = caption
+			an.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+			an.ReplyToMessageID, an.AllowSendingWithoutReply = replyTo, true
+			if markup != nil {
+				an.ReplyMarkup = *markup
+			}
+			cfg, method = an, "sendAnimation"
+		} else {
+			ph := tgbotapi.NewPhoto(chat, file)
+			ph.Caption = caption
+			ph.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+			ph.ReplyToMessageID, ph.AllowSendingWithoutReply = replyTo, true
+			if markup != nil {
+				ph.ReplyMarkup = *markup
+			}
+			cfg = ph
 		}
-		a.out.enqueue(chat, job{method: "sendPhoto", do: func() error {
+		a.out.enqueue(chat, job{method: method, do: func() error {
 			m, err := a.api.Send(cfg)
 			if err == nil {
 				sent(m.MessageID)

@@ -344,3 +344,20 @@ func TestSendFromTheBot(t *testing.T) {
 		t.Errorf("the reminder was sent %d times to the group, want once", sent)
 	}
 }
+
+func TestReplayIsAnAnimation(t *testing.T) {
+	f := newFakeAPI(t)
+	gif := []byte("GIF89a-fake-bytes")
+	h := &scriptHandler{reply: func(c bot.Command) []bot.Reply {
+		return []bot.Reply{{Text: "g1 replay", Image: &bot.Image{Name: "g1.gif", PNG: gif}}}
+	}}
+	start(t, f, h, nil)
+	f.say(alice, group, "/replay")
+	got := f.waitSent("sendAnimation", 0, 1)
+	if !bytes.Equal(got[0].File, gif) || got[0].Params["caption"] != "g1 replay" {
+		t.Errorf("sendAnimation %q with %d bytes", got[0].Params["caption"], len(got[0].File))
+	}
+	if n := f.count("sendPhoto"); n != 0 {
+		t.Errorf("the replay also went out as %d photos", n)
+	}
+}
