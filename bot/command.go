@@ -97,3 +97,12 @@ type Handler interface {
 	// It never panics on user input and is safe for concurrent use.
 	Handle(cmd Command) []Reply
 }
+
+// ContentType is the MIME type of the picture's bytes: image/gif for a
+// game replay, image/png for boards.
+func (i *Image) ContentType() string {
+	if len(i.PNG) >= 6 && string(i.PNG[:3]) == "GIF" {
+		return "image/gif"
+	}
+	return "image/png"
+}

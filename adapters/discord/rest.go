@@ -104,7 +104,7 @@ func body(payload any, file *bot.Image) (contentType string, b []byte, err error
 			name = m.Attachments[0].Filename
 		}
 	}
-	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: "image/png", Reader: bytes.NewReader(file.PNG)}})
+	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: file.ContentType(), Reader: bytes.NewReader(file.PNG)}})
 }
 
 // maxTries bounds the attempts of one REST call through rate limits.

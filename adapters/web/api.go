@@ -327,14 +327,14 @@ func writeEvent(w http.ResponseWriter, e *event) error {
 }
 
 func (s *Server) serveImage(w http.ResponseWriter, r *http.Request) {
-	id := strings.TrimSuffix(r.PathValue("id"), ".png")
+	id := strings.TrimSuffix(strings.TrimSuffix(r.PathValue("id"), ".png"), ".gif")
 	img, ok := s.images.get(id)
 	if !ok {
 		http.Error(w, "picture gone", http.StatusNotFound)
 		return
 	}
 	h := w.Header()
-	h.Set("Content-Type", "image/png")
+	h.Set("Content-Type", img.contentType)
 	h.Set("Content-Length", strconv.Itoa(len(img.png)))
 	h.Set("Cache-Control", "private, max-age=86400, immutable")
 	_, _ = w.Write(img.png)

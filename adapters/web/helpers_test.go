@@ -27,6 +27,8 @@ type fakeBot struct {
 	// board is the picture it attaches (drawn at a size other than the
 	// adapter's renderer, so click scaling is exercised).
 	board []byte
+	// replay is the animation /replay attaches.
+	replay []byte
 }
 
 func newFakeBot(t *testing.T) *fakeBot {
@@ -78,6 +80,8 @@ func (f *fakeBot) Handle(c bot.Command) []bot.Reply {
 		return []bot.Reply{{Text: "accepted", Supersedes: []string{"c1"}, Image: img}}
 	case "elsewhere":
 		return []bot.Reply{{Channel: "web:other", Text: "to the other room"}, {Channel: "discord:1", Text: "not ours"}}
+	case "replay":
+		return []bot.Reply{{Text: "g1 replay", Image: &bot.Image{Name: "g1.gif", PNG: f.replay}}}
 	case "boom":
 		panic("boom")
 	}

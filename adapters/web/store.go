@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"image/png"
+	"image"
+	_ "image/gif" // replays
+	_ "image/png"
 	"maps"
 	"slices"
 	"sync"
@@ -24,7 +26,8 @@ func newID() string {
 // storedImage is a picture served from memory, with what is needed to map
 // a click on it to a cell.
 type storedImage struct {
-	png         []byte
+	png         []byte // the picture's bytes (a GIF for replays)
+	contentType string
 	w, h        int
 	variant     string
 	orientation string
@@ -46,8 +49,8 @@ func newImageStore(max int) *imageStore {
 
 // add stores a reply's picture and returns its id and size.
 func (st *imageStore) add(img *bot.Image) (string, *storedImage) {
-	si := &storedImage{png: img.PNG, variant: img.Variant, orientation: img.Orientation, game: img.Game}
-	if cfg, err := png.DecodeConfig(bytes.NewReader(img.PNG)); err == nil {
+	si := &storedImage{png: img.PNG, contentType: img.ContentType(), variant: img.Variant, orientation: img.Orientation, game: img.Game}
+	if cfg, _, err := image.DecodeConfig(bytes.NewReader(img.PNG)); err == nil {
 		si.w, si.h = cfg.Width, cfg.Height
 	}
 	id := newID()

@@ -138,7 +138,7 @@ func (s *Server) deliver(se session, r bot.Reply) {
 	if r.Image != nil && len(r.Image.PNG) > 0 {
 		id, si := s.images.add(r.Image)
 		e.Image = &imageRef{
-			URL: "/img/" + id + ".png", ID: id, W: si.w, H: si.h, Alt: r.Image.Alt,
+			URL: imageURL(id, si.contentType), ID: id, W: si.w, H: si.h, Alt: r.Image.Alt,
 			Board: r.Image.Game != "" && r.Image.Variant != "",
 		}
 	}
@@ -157,4 +157,12 @@ func (s *Server) Send(r bot.Reply) {
 		return
 	}
 	s.deliver(session{}, r)
+}
+
+// imageURL is where the page fetches a stored picture.
+func imageURL(id, contentType string) string {
+	if contentType == "image/gif" {
+		return "/img/" + id + ".gif"
+	}
+	return "/img/" + id + ".png"
 }

@@ -2,6 +2,9 @@ package web
 
 import (
 	"bytes"
+	"image"
+	"image/color"
+	"image/gif"
 	"image/png"
 	"io"
 	"net/http"
@@ -432,4 +435,33 @@ func TestSendFromTheBot(t *testing.T) {
 	alice.expect("reply", "g1: @alice, half your time for this move is gone.")
 	s.Send(bot.Reply{Channel: "web:other", Text: "for carol"})
 	carol.expect("reply", "for carol")
+}
+
+func TestReplayServedAsGIF(t *testing.T) {
+	fb, _, ts := newTestServer(t, Options{})
+	var buf bytes.Buffer
+	frame := image.NewPaletted(image.Rect(0, 0, 4, 3), color.Palette{color.Black, color.White})
+	if err := gif.EncodeAll(&buf, &gif.GIF{Image: []*image.Paletted{frame}, Delay: []int{10}}); err != nil {
+		t.Fatal(err)
+	}
+	fb.replay = buf.Bytes()
+	alice := join(t, ts.URL, "alice", "lobby")
+	alice.listen(0)
+	alice.say("/replay")
+	alice.expect("said", "/replay")
+	e := alice.expect("reply", "g1 replay")
+	if e.Image == nil || !strings.HasSuffix(e.Image.URL, ".gif") || e.Image.W != 4 || e.Image.H != 3 {
+		t.Fatalf("replay picture %+v", e.Image)
+	}
+	resp, err := http.Get(ts.URL + e.Image.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "image/gif" {
+		t.Errorf("served as %s", ct)
+	}
+	if _, err := gif.DecodeAll(resp.Body); err != nil {
+		t.Errorf("served bytes are not a GIF: %v", err)
+	}
 }
