@@ -230,9 +230,9 @@ type xrPos struct {
 	epPawn xrPt
 }
 
-func (s *xrPos) at(p xrPt) xrPc      { return s.b[p.x][p.y] }
-func (s *xrPos) set(p xrPt, c xrPc)  { s.b[p.x][p.y] = c }
-func (s *xrPos) empty(p xrPt) bool   { return s.b[p.x][p.y].k == 0 }
+func (s *xrPos) at(p xrPt) xrPc     { return s.b[p.x][p.y] }
+func (s *xrPos) set(p xrPt, c xrPc) { s.b[p.x][p.y] = c }
+func (s *xrPos) empty(p xrPt) bool  { return s.b[p.x][p.y].k == 0 }
 func (s *xrPos) enemy(p xrPt, white bool) bool {
 	c := s.b[p.x][p.y]
 	return c.k != 0 && c.white != white
