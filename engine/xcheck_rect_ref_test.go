@@ -51,6 +51,9 @@ type xrVariant struct {
 	byName map[string]xrPt
 	knight [16][14][]xrPt
 	near   [16][14][]xrPt // king-step neighbours
+	// stats counts the legal moves of each special kind the reference has
+	// produced, so the tests can show what they covered.
+	stats map[string]int
 }
 
 var xrDirs = [8][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
@@ -60,7 +63,7 @@ var xrRookDirs, xrBishopDirs = [][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}, [][2]
 func xrMod(a, n int) int { return ((a % n) + n) % n }
 
 func newXrVariant(id string) *xrVariant {
-	v := &xrVariant{id: id, byName: map[string]xrPt{}}
+	v := &xrVariant{id: id, byName: map[string]xrPt{}, stats: map[string]int{}}
 	switch id {
 	case "moebius":
 		v.board, v.w, v.h, v.mate = xrMoebius, 16, 8, xrInventor
@@ -596,11 +599,45 @@ func (s *xrPos) legal() []xrMove {
 			continue
 		}
 		if s.breaksMateRule(m, &n) {
+			s.v.stats["refused by the mate rule"]++
 			continue
 		}
+		s.v.count(s, m, &n)
 		out = append(out, m)
 	}
 	return out
+}
+
+func (v *xrVariant) count(s *xrPos, m xrMove, n *xrPos) {
+	switch m.kind {
+	case xrEP:
+		v.stats["en passant"]++
+	case xrCastle:
+		v.stats["castling"]++
+	case xrDouble:
+		v.stats["double step"]++
+	case xrPhase:
+		v.stats["phasing"]++
+		if s.at(m.from).k == 'P' {
+			v.stats["phasing pawn"]++
+		}
+	}
+	if m.promo != 0 {
+		v.stats["promotion"]++
+	}
+	if pc := s.at(m.from); pc.k == 'P' && pc.plus != pc.white {
+		v.stats["pawn against its colour's usual direction"]++
+	}
+	if d := m.to.x - m.from.x; d > 2 || d < -2 {
+		if pc := s.at(m.from).k; pc == 'P' || pc == 'K' || pc == 'N' {
+			v.stats["short move across a glued edge"]++
+		}
+	}
+	if d := m.to.y - m.from.y; d > 2 || d < -2 {
+		if pc := s.at(m.from).k; (pc == 'P' || pc == 'K' || pc == 'N') && m.kind != xrPhase {
+			v.stats["short move across a glued edge"]++
+		}
+	}
 }
 
 // movesStrings is the sorted canonical list, each (from, to, promotion)

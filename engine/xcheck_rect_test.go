@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -53,6 +54,9 @@ func xrCheck(t *testing.T, v *xrVariant, p *Position, label string) (xrPos, []st
 	if !ok {
 		t.Errorf("%s %s: %s\n  only in the rule book: %v\n  only in the engine (or repeated): %v", v.id, label, p, onlyRef, onlyEng)
 	}
+	if s.inCheck() {
+		v.stats["positions in check"]++
+	}
 	if p.InCheck() != s.inCheck() {
 		t.Errorf("%s %s: %s: engine says in check %v, rule book %v", v.id, label, p, p.InCheck(), s.inCheck())
 		ok = false
@@ -97,6 +101,17 @@ func xrStart(v *xrVariant) string {
 		}
 	}
 	return "w " + strings.Join(toks, ",") + " KQkq -"
+}
+
+func xrLogStats(t *testing.T, v *xrVariant) {
+	t.Helper()
+	var parts []string
+	for k, n := range v.stats {
+		parts = append(parts, fmt.Sprintf("%s %d", k, n))
+	}
+	sort.Strings(parts)
+	t.Logf("%s: legal moves seen: %s", v.id, strings.Join(parts, ", "))
+	v.stats = map[string]int{}
 }
 
 func TestXcheckRectBoard(t *testing.T) {
@@ -160,6 +175,7 @@ func TestXcheckRectPlayouts(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d playout positions compared", id, count)
+		xrLogStats(t, rv)
 	}
 }
 
@@ -205,6 +221,7 @@ func TestXcheckRectRandom(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d random positions and %d children compared", id, count, children)
+		xrLogStats(t, rv)
 	}
 }
 
