@@ -64,13 +64,25 @@ func (s *xrPos) setupEP(r *rand.Rand) (xrPt, bool) {
 				at   xrPt
 				plus bool
 			}
-			var cs []cand
-			for _, n := range s.v.neighbours(c) {
-				for _, pl := range []bool{true, false} {
-					if s.empty(n) && n != a && !s.v.promoCell(s.white, pl, n) && xrHas(s.pawnCaps(n, pl), b) {
-						cs = append(cs, cand{n, pl})
+			// Usually a king-step neighbour of c, sometimes any cell with a
+			// capture step onto b, so that pawns which may not take (those
+			// running the same way as the double-stepper) show up too.
+			var cs, near []cand
+			for nx := 0; nx < s.v.w; nx++ {
+				for ny := 0; ny < s.v.h; ny++ {
+					n := xrPt{nx, ny}
+					for _, pl := range []bool{true, false} {
+						if s.empty(n) && n != a && !s.v.promoCell(s.white, pl, n) && xrHas(s.pawnCaps(n, pl), b) {
+							cs = append(cs, cand{n, pl})
+							if xrHas(s.v.near[c.x][c.y], n) {
+								near = append(near, cand{n, pl})
+							}
+						}
 					}
 				}
+			}
+			if len(near) > 0 && r.Intn(3) > 0 {
+				cs = near
 			}
 			if len(cs) > 0 {
 				k := cs[r.Intn(len(cs))]
@@ -145,6 +157,39 @@ func xrRandomPosition(v *xrVariant, r *rand.Rand) xrPos {
 			for _, c := range xrCastles {
 				if r.Intn(3) > 0 && s.empty(xrPt{c.rookX, c.y}) {
 					s.set(xrPt{c.rookX, c.y}, xrPc{k: 'R', white: c.white})
+				}
+			}
+		}
+		if v.board == xrMoebius && r.Intn(3) == 0 {
+			// Hem the side not to move's king in with its own pieces, so
+			// that moves onto its twin often mate and the mate rules and
+			// their escape test get exercised.
+			// Mostly pawns, which cannot reach the twin 8 files away, and
+			// a few heavy pieces of the mover to land on or guard it.
+			k, _ := s.king(!s.white)
+			for _, n := range v.near[k.x][k.y] {
+				if r.Intn(10) > 0 && s.empty(n) {
+					kind := byte('P')
+					if r.Intn(4) == 0 {
+						kind = xrKinds[r.Intn(len(xrKinds))]
+					}
+					plus := r.Intn(2) == 0
+					if kind != 'P' || !v.promoCell(!s.white, plus, n) {
+						s.set(n, xrPc{k: kind, white: !s.white, plus: plus && kind == 'P'})
+					}
+				}
+			}
+			tw := v.twin(k)
+			for i := 0; i < 3; i++ {
+				p, ok := s.freeCell(r)
+				if i < 2 {
+					// Beside the twin: one lands there, the other guards.
+					near := v.near[tw.x][tw.y]
+					p = near[r.Intn(len(near))]
+					ok = s.empty(p)
+				}
+				if ok {
+					s.set(p, xrPc{k: "QQRBN"[r.Intn(5)], white: s.white})
 				}
 			}
 		}
