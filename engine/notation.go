@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -98,6 +99,7 @@ func promoKind(s string) Kind {
 // and, where it helps, what is possible.
 func (p *Position) ParseMove(input string) (Move, error) {
 	s := strings.TrimSpace(input)
+	orig := s // refusals quote what was typed, not the rewritten text
 	if len(s) > 40 {
 		return Move{}, moveErr("that is too long to be a move")
 	}
@@ -113,7 +115,7 @@ func (p *Position) ParseMove(input string) (Move, error) {
 	if m, err, ok := p.parseCoordinates(s, legal); ok {
 		return m, err
 	}
-	return p.parseSAN(s, legal)
+	return p.parseSAN(orig, s, legal)
 }
 
 func (p *Position) parseCastling(s string, legal []Move) (Move, error, bool) {
@@ -283,12 +285,12 @@ func (p *Position) refusal(from, to int) *MoveError {
 	return nil
 }
 
-func (p *Position) parseSAN(s string, legal []Move) (Move, error) {
+func (p *Position) parseSAN(orig, s string, legal []Move) (Move, error) {
 	body := s
 	var promo Kind
 	if i := strings.LastIndex(body, "="); i > 0 {
 		if promo = promoKind(body[i:]); promo == NoKind {
-			return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", s)
+			return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", orig)
 		}
 		body = body[:i]
 	} else if n := len(body); n >= 3 && strings.ContainsRune("QRBN", rune(body[n-1])) && p.g.Cell(body[:n-1]) >= 0 || n >= 3 && strings.ContainsRune("QRBNqrbn", rune(body[n-1])) && endsWithCell(p.g, body[:n-1]) {
@@ -307,22 +309,46 @@ func (p *Position) parseSAN(s string, legal []Move) (Move, error) {
 		readings = append(readings, reading{KindFromLetter(body[0]), body[1:]})
 	}
 	if len(body) > 0 && !strings.ContainsRune("KQRBN", rune(body[0])) {
-		readings = append(readings, reading{Pawn, body})
+		pawn := reading{Pawn, body}
+		if body[0] == 'b' {
+			// SAN's "bxc3" is the b-pawn; a lazily typed bishop comes
+			// second, so "bxc3" never plays Bxc3 when the pawn can take.
+			readings = append([]reading{pawn}, readings...)
+		} else {
+			readings = append(readings, pawn)
+		}
 	}
-	var firstErr error
+	var firstErr, pawnErr, choiceErr error
 	for _, r := range readings {
-		m, err, ok := p.sanReading(s, r.kind, r.rest, promo, legal)
+		m, err, ok := p.sanReading(orig, r.kind, r.rest, promo, legal)
 		if ok && err == nil {
 			return m, nil
 		}
-		if ok && firstErr == nil {
+		if !ok {
+			continue
+		}
+		if r.kind == Pawn && pawnErr == nil {
+			pawnErr = err // the pawn's explanation goes last, as before
+		} else if firstErr == nil {
 			firstErr = err
 		}
+		// A refusal that offers choices (which piece to promote to, which
+		// of two pieces) helps more than another reading's "no such piece".
+		var me *MoveError
+		if choiceErr == nil && errors.As(err, &me) && len(me.Choices) > 0 {
+			choiceErr = err
+		}
+	}
+	if choiceErr != nil {
+		return Move{}, choiceErr
 	}
 	if firstErr != nil {
 		return Move{}, firstErr
 	}
-	return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", s)
+	if pawnErr != nil {
+		return Move{}, pawnErr
+	}
+	return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", orig)
 }
 
 func endsWithCell(g *Geometry, s string) bool {
