@@ -84,3 +84,22 @@ func TestParseMoveErrorQuotesTheInput(t *testing.T) {
 		}
 	}
 }
+
+// The cube's knight sentence once read "never to a cell a king, rook or
+// bishop could reach in one or two steps", which taken literally leaves
+// the knight nothing (every target is two king steps away). It must state
+// the rule book's subtraction (RULES.md §1.1): cells one king step away and
+// the first two cells of rook and bishop rays.
+func TestCubeRulesStateTheKnight(t *testing.T) {
+	for _, id := range []string{"cube", "cube5"} {
+		r := MustVariant(id).Rules
+		if strings.Contains(r, "a king, rook or bishop could reach in one or two steps") {
+			t.Errorf("%s: the knight sentence excludes every knight target", id)
+		}
+		for _, want := range []string{"two king steps away", "next to the knight", "first two cells of every rook and bishop line"} {
+			if !strings.Contains(r, want) {
+				t.Errorf("%s: rules text lacks %q", id, want)
+			}
+		}
+	}
+}
