@@ -113,7 +113,22 @@ func (p *Position) ParseMove(input string) (Move, error) {
 		return m, err
 	}
 	if m, err, ok := p.parseCoordinates(s, legal); ok {
-		return m, err
+		if s[0] != 'B' {
+			return m, err
+		}
+		// "B1d2" is SAN for the bishop from rank 1, but also reads as
+		// b1-d2 (and a phone may capitalise "b2b4"): when both readings
+		// are legal and differ, ask.
+		sm, serr := p.parseSAN(orig, s, legal)
+		switch {
+		case serr != nil:
+			return m, err
+		case err != nil || m.Same(sm):
+			return sm, nil
+		}
+		alts := []string{p.Canonical(m), p.Canonical(sm)}
+		sort.Strings(alts)
+		return Move{}, &MoveError{Msg: fmt.Sprintf("ambiguous: %s could be %s", orig, strings.Join(alts, " or ")), Choices: alts}
 	}
 	return p.parseSAN(orig, s, legal)
 }
@@ -381,12 +396,13 @@ func (p *Position) sanReading(orig string, kind Kind, rest string, promo Kind, l
 	dis = strings.TrimSuffix(dis, "-")
 	var cands []Move
 	var anyFrom []int
+	match := p.disMatch(legal, kind, to, dis)
 	for _, m := range legal {
 		pc := p.Board[m.From]
 		if pc.Kind() != kind || int(m.To) != to {
 			continue
 		}
-		if dis != "" && !p.g.disambiguates(int(m.From), dis) {
+		if !match(int(m.From)) {
 			continue
 		}
 		if m.Promo != promo && !(promo == NoKind && m.Promo != NoKind) {
@@ -397,7 +413,7 @@ func (p *Position) sanReading(orig string, kind Kind, rest string, promo Kind, l
 	_ = capture // "x" is accepted whether or not the move captures
 	if len(cands) == 0 {
 		for c, pc := range p.Board {
-			if pc.Kind() == kind && pc.Color() == p.Side && (dis == "" || p.g.disambiguates(c, dis)) {
+			if pc.Kind() == kind && pc.Color() == p.Side && match(c) {
 				anyFrom = append(anyFrom, c)
 			}
 		}
@@ -462,14 +478,19 @@ func (p *Position) SAN(m Move) string {
 		} else if pc.Kind() == Pawn {
 			if capture {
 				_, file, _ := cellParts(from)
-				if file == "" || p.ambiguousBy(legal, m, func(c int) string { _, f, _ := cellParts(p.g.Name(c)); return f }) {
+				if file == "" || !p.singlesOut(legal, m, file) {
 					file = from
 				}
 				sb.WriteString(file)
 			}
 		} else {
 			sb.WriteString(pc.Kind().Letter())
-			sb.WriteString(p.sanDisambiguator(legal, m))
+			dis := p.sanDisambiguator(legal, m)
+			sb.WriteString(dis)
+			if !capture && dis != "" && p.g.Cell(dis+p.g.Name(int(m.To))) >= 0 {
+				// Chess 66: "Rb" and the cell "5" would read as Rb5.
+				sb.WriteByte('-')
+			}
 		}
 		if capture {
 			sb.WriteByte('x')
@@ -516,13 +537,49 @@ func (p *Position) sanDisambiguator(legal []Move, m Move) string {
 	}
 	from := p.g.Name(int(m.From))
 	face, file, rank := cellParts(from)
-	fileKey := func(c int) string { f, fl, _ := cellParts(p.g.Name(c)); return f + fl }
-	rankKey := func(c int) string { _, _, r := cellParts(p.g.Name(c)); return r }
-	if face == "" && file != "" && !p.ambiguousBy(legal, m, fileKey) {
+	if face == "" && file != "" && p.singlesOut(legal, m, file) {
 		return file
 	}
-	if face == "" && rank != "" && file != "" && !p.ambiguousBy(legal, m, rankKey) {
+	// A bishop's rank would turn "B1d2" into the coordinates b1-d2.
+	bishopRank := p.Board[m.From].Kind() == Bishop && p.g.Cell("b"+rank) >= 0
+	if face == "" && rank != "" && file != "" && !bishopRank && p.singlesOut(legal, m, rank) {
 		return rank
 	}
 	return from
+}
+
+// singlesOut reports whether the disambiguator d, read the way ParseMove
+// reads it (any of a cell's names may match), names m's origin and no
+// other origin of a same-kind move to the same cell.
+func (p *Position) singlesOut(legal []Move, m Move, d string) bool {
+	kind := p.Board[m.From].Kind()
+	match := p.disMatch(legal, kind, int(m.To), d)
+	if !match(int(m.From)) {
+		return false
+	}
+	for _, o := range legal {
+		if o.To == m.To && o.From != m.From && o.Promo == m.Promo && p.Board[o.From].Kind() == kind && match(int(o.From)) {
+			return false
+		}
+	}
+	return true
+}
+
+// disMatch is how a SAN disambiguator d selects origins of kind's moves to
+// cell to. A full cell name means that cell when a piece there can make
+// the move ("f1" is not f12 on a 14-rank board, and Chess 66's "4" is the
+// cell 4 before it is rank 4); otherwise any of a cell's names may match
+// by file, rank or face.
+func (p *Position) disMatch(legal []Move, kind Kind, to int, d string) func(c int) bool {
+	if d == "" {
+		return func(int) bool { return true }
+	}
+	if dc := p.g.Cell(d); dc >= 0 && p.Board[dc].Kind() == kind {
+		for _, m := range legal {
+			if int(m.From) == dc && int(m.To) == to {
+				return func(c int) bool { return c == dc }
+			}
+		}
+	}
+	return func(c int) bool { return p.g.disambiguates(c, d) }
 }
