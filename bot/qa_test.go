@@ -153,3 +153,24 @@ func TestQARandomSessionsEveryVariant(t *testing.T) {
 
 // qaSeed fixes the sessions; other seeds were tried with 600 steps.
 const qaSeed = 2026
+
+// "/stats bob" without the @ used to answer with the asker's own ratings
+// (and "/history bob" with everyone's games) as if the name were not
+// there; a name that is not a mention is now a question back.
+func TestStatsAndHistoryNameWithoutMention(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	id := h.startGame("standard")
+	h.ok("bob", "/resign game:"+id)
+	for _, line := range []string{"/stats bob", "/history bob"} {
+		h.refused("alice", line, "@bob")
+	}
+	if r := h.ok("alice", "/stats @bob"); !strings.Contains(r.Text, "Ratings of bob") {
+		t.Errorf("/stats @bob: %q", r.Text)
+	}
+	if r := h.ok("alice", "/stats"); !strings.Contains(r.Text, "Ratings of alice") {
+		t.Errorf("/stats: %q", r.Text)
+	}
+	if r := h.ok("alice", "/history"); !strings.Contains(r.Text, id) {
+		t.Errorf("/history: %q", r.Text)
+	}
+}
