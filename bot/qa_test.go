@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"topochess/engine"
 )
@@ -172,5 +173,18 @@ func TestStatsAndHistoryNameWithoutMention(t *testing.T) {
 	}
 	if r := h.ok("alice", "/history"); !strings.Contains(r.Text, id) {
 		t.Errorf("/history: %q", r.Text)
+	}
+}
+
+// A challenge TTL under a minute (challenge_ttl: 30s in the config) was
+// announced as "open for 0 min".
+func TestFormatTTL(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		24 * time.Hour: "24 h", 90 * time.Minute: "90 min", 5 * time.Minute: "5 min",
+		30 * time.Second: "30 s", 90 * time.Second: "90 s",
+	} {
+		if got := formatTTL(d); got != want {
+			t.Errorf("formatTTL(%v) = %q, want %q", d, got, want)
+		}
 	}
 }
