@@ -157,7 +157,10 @@ func formatTTL(d time.Duration) string {
 	if d >= time.Hour && d%time.Hour == 0 {
 		return fmt.Sprintf("%d h", d/time.Hour)
 	}
-	return fmt.Sprintf("%d min", d/time.Minute)
+	if d >= time.Minute && d%time.Minute == 0 {
+		return fmt.Sprintf("%d min", d/time.Minute)
+	}
+	return fmt.Sprintf("%d s", d/time.Second) // a short TTL from the config: not "0 min"
 }
 
 func player(u User) storage.Player {

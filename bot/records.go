@@ -299,6 +299,8 @@ func (s *Service) cmdHistory(c *call) []Reply {
 	who := User{}
 	if len(c.Mentions) > 0 {
 		who = c.Mentions[0]
+	} else if len(c.pos) > 0 {
+		return s.fail(c, "%s", mentionHint("history", c.pos[0]))
 	}
 	games, err := s.store.FinishedGames(c.Channel, who.ID, historyLimit)
 	if err != nil {
@@ -386,6 +388,8 @@ func (s *Service) cmdStats(c *call) []Reply {
 	who := c.User
 	if len(c.Mentions) > 0 {
 		who = c.Mentions[0]
+	} else if len(c.pos) > 0 {
+		return s.fail(c, "%s", mentionHint("stats", c.pos[0]))
 	}
 	rs, err := s.store.UserRatings(who.ID)
 	if err != nil {
@@ -405,6 +409,13 @@ func (s *Service) cmdStats(c *call) []Reply {
 		fmt.Fprintf(&b, "\n• %s: %s, %s (%d won, %d drawn, %d lost)", variantName(r.Variant), ratingText(r), games(r.Games()), r.Wins, r.Draws, r.Losses)
 	}
 	return []Reply{{Text: b.String(), Private: true}}
+}
+
+// mentionHint answers a player named without a mention: a bare word
+// cannot be told from a display name, so answering for the asker (or for
+// everyone) would be a wrong answer that looks right.
+func mentionHint(cmd, word string) string {
+	return fmt.Sprintf("Who is %q? Mention the player, for example /%s @%s.", word, cmd, strings.TrimPrefix(word, "@"))
 }
 
 func games(n int) string {

@@ -455,7 +455,7 @@ func newCubeVariant(cv *cubeVariant) *Variant {
 func cubeRules(aliases string) string {
 	return "• Edge cells belong to two faces and corner cells to three; every name of a cell works (" + aliases + ").\n" +
 		"• Lines run straight over the edges of the cube. Rooks and bishops may stop or capture on a corner cell but never pass it; a queen passes through a corner and turns there: a diagonal becomes a straight line along the far edge, a straight line becomes a diagonal of the far face.\n" +
-		"• Knights jump two king steps away, never to a cell a king, rook or bishop could reach in one or two steps.\n" +
+		"• Knights go to the cells two king steps away, except the cells next to the knight and the first two cells of every rook and bishop line from it (on an empty board).\n" +
 		"• Pawns always move toward their promotion cells: a pawn steps straight onto any neighbour that is one step closer and captures diagonally onto any neighbour that is closer. Near the side faces and corners a pawn can have two forward cells. A pawn still on one of its side's starting pawn cells may move two cells in a straight line; en passant works as usual.\n"
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -98,6 +99,7 @@ func promoKind(s string) Kind {
 // and, where it helps, what is possible.
 func (p *Position) ParseMove(input string) (Move, error) {
 	s := strings.TrimSpace(input)
+	orig := s // refusals quote what was typed, not the rewritten text
 	if len(s) > 40 {
 		return Move{}, moveErr("that is too long to be a move")
 	}
@@ -111,9 +113,24 @@ func (p *Position) ParseMove(input string) (Move, error) {
 		return m, err
 	}
 	if m, err, ok := p.parseCoordinates(s, legal); ok {
-		return m, err
+		if s[0] != 'B' {
+			return m, err
+		}
+		// "B1d2" is SAN for the bishop from rank 1, but also reads as
+		// b1-d2 (and a phone may capitalise "b2b4"): when both readings
+		// are legal and differ, ask.
+		sm, serr := p.parseSAN(orig, s, legal)
+		switch {
+		case serr != nil:
+			return m, err
+		case err != nil || m.Same(sm):
+			return sm, nil
+		}
+		alts := []string{p.Canonical(m), p.Canonical(sm)}
+		sort.Strings(alts)
+		return Move{}, &MoveError{Msg: fmt.Sprintf("ambiguous: %s could be %s", orig, strings.Join(alts, " or ")), Choices: alts}
 	}
-	return p.parseSAN(s, legal)
+	return p.parseSAN(orig, s, legal)
 }
 
 func (p *Position) parseCastling(s string, legal []Move) (Move, error, bool) {
@@ -283,12 +300,12 @@ func (p *Position) refusal(from, to int) *MoveError {
 	return nil
 }
 
-func (p *Position) parseSAN(s string, legal []Move) (Move, error) {
+func (p *Position) parseSAN(orig, s string, legal []Move) (Move, error) {
 	body := s
 	var promo Kind
 	if i := strings.LastIndex(body, "="); i > 0 {
 		if promo = promoKind(body[i:]); promo == NoKind {
-			return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", s)
+			return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", orig)
 		}
 		body = body[:i]
 	} else if n := len(body); n >= 3 && strings.ContainsRune("QRBN", rune(body[n-1])) && p.g.Cell(body[:n-1]) >= 0 || n >= 3 && strings.ContainsRune("QRBNqrbn", rune(body[n-1])) && endsWithCell(p.g, body[:n-1]) {
@@ -307,22 +324,46 @@ func (p *Position) parseSAN(s string, legal []Move) (Move, error) {
 		readings = append(readings, reading{KindFromLetter(body[0]), body[1:]})
 	}
 	if len(body) > 0 && !strings.ContainsRune("KQRBN", rune(body[0])) {
-		readings = append(readings, reading{Pawn, body})
+		pawn := reading{Pawn, body}
+		if body[0] == 'b' {
+			// SAN's "bxc3" is the b-pawn; a lazily typed bishop comes
+			// second, so "bxc3" never plays Bxc3 when the pawn can take.
+			readings = append([]reading{pawn}, readings...)
+		} else {
+			readings = append(readings, pawn)
+		}
 	}
-	var firstErr error
+	var firstErr, pawnErr, choiceErr error
 	for _, r := range readings {
-		m, err, ok := p.sanReading(s, r.kind, r.rest, promo, legal)
+		m, err, ok := p.sanReading(orig, r.kind, r.rest, promo, legal)
 		if ok && err == nil {
 			return m, nil
 		}
-		if ok && firstErr == nil {
+		if !ok {
+			continue
+		}
+		if r.kind == Pawn && pawnErr == nil {
+			pawnErr = err // the pawn's explanation goes last, as before
+		} else if firstErr == nil {
 			firstErr = err
 		}
+		// A refusal that offers choices (which piece to promote to, which
+		// of two pieces) helps more than another reading's "no such piece".
+		var me *MoveError
+		if choiceErr == nil && errors.As(err, &me) && len(me.Choices) > 0 {
+			choiceErr = err
+		}
+	}
+	if choiceErr != nil {
+		return Move{}, choiceErr
 	}
 	if firstErr != nil {
 		return Move{}, firstErr
 	}
-	return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", s)
+	if pawnErr != nil {
+		return Move{}, pawnErr
+	}
+	return Move{}, moveErr("%q is not a move I understand; try e2-e4, Nf3 or O-O", orig)
 }
 
 func endsWithCell(g *Geometry, s string) bool {
@@ -355,12 +396,13 @@ func (p *Position) sanReading(orig string, kind Kind, rest string, promo Kind, l
 	dis = strings.TrimSuffix(dis, "-")
 	var cands []Move
 	var anyFrom []int
+	match := p.disMatch(legal, kind, to, dis)
 	for _, m := range legal {
 		pc := p.Board[m.From]
 		if pc.Kind() != kind || int(m.To) != to {
 			continue
 		}
-		if dis != "" && !p.g.disambiguates(int(m.From), dis) {
+		if !match(int(m.From)) {
 			continue
 		}
 		if m.Promo != promo && !(promo == NoKind && m.Promo != NoKind) {
@@ -371,7 +413,7 @@ func (p *Position) sanReading(orig string, kind Kind, rest string, promo Kind, l
 	_ = capture // "x" is accepted whether or not the move captures
 	if len(cands) == 0 {
 		for c, pc := range p.Board {
-			if pc.Kind() == kind && pc.Color() == p.Side && (dis == "" || p.g.disambiguates(c, dis)) {
+			if pc.Kind() == kind && pc.Color() == p.Side && match(c) {
 				anyFrom = append(anyFrom, c)
 			}
 		}
@@ -436,14 +478,19 @@ func (p *Position) SAN(m Move) string {
 		} else if pc.Kind() == Pawn {
 			if capture {
 				_, file, _ := cellParts(from)
-				if file == "" || p.ambiguousBy(legal, m, func(c int) string { _, f, _ := cellParts(p.g.Name(c)); return f }) {
+				if file == "" || !p.singlesOut(legal, m, file) {
 					file = from
 				}
 				sb.WriteString(file)
 			}
 		} else {
 			sb.WriteString(pc.Kind().Letter())
-			sb.WriteString(p.sanDisambiguator(legal, m))
+			dis := p.sanDisambiguator(legal, m)
+			sb.WriteString(dis)
+			if !capture && dis != "" && p.g.Cell(dis+p.g.Name(int(m.To))) >= 0 {
+				// Chess 66: "Rb" and the cell "5" would read as Rb5.
+				sb.WriteByte('-')
+			}
 		}
 		if capture {
 			sb.WriteByte('x')
@@ -490,13 +537,49 @@ func (p *Position) sanDisambiguator(legal []Move, m Move) string {
 	}
 	from := p.g.Name(int(m.From))
 	face, file, rank := cellParts(from)
-	fileKey := func(c int) string { f, fl, _ := cellParts(p.g.Name(c)); return f + fl }
-	rankKey := func(c int) string { _, _, r := cellParts(p.g.Name(c)); return r }
-	if face == "" && file != "" && !p.ambiguousBy(legal, m, fileKey) {
+	if face == "" && file != "" && p.singlesOut(legal, m, file) {
 		return file
 	}
-	if face == "" && rank != "" && file != "" && !p.ambiguousBy(legal, m, rankKey) {
+	// A bishop's rank would turn "B1d2" into the coordinates b1-d2.
+	bishopRank := p.Board[m.From].Kind() == Bishop && p.g.Cell("b"+rank) >= 0
+	if face == "" && rank != "" && file != "" && !bishopRank && p.singlesOut(legal, m, rank) {
 		return rank
 	}
 	return from
+}
+
+// singlesOut reports whether the disambiguator d, read the way ParseMove
+// reads it (any of a cell's names may match), names m's origin and no
+// other origin of a same-kind move to the same cell.
+func (p *Position) singlesOut(legal []Move, m Move, d string) bool {
+	kind := p.Board[m.From].Kind()
+	match := p.disMatch(legal, kind, int(m.To), d)
+	if !match(int(m.From)) {
+		return false
+	}
+	for _, o := range legal {
+		if o.To == m.To && o.From != m.From && o.Promo == m.Promo && p.Board[o.From].Kind() == kind && match(int(o.From)) {
+			return false
+		}
+	}
+	return true
+}
+
+// disMatch is how a SAN disambiguator d selects origins of kind's moves to
+// cell to. A full cell name means that cell when a piece there can make
+// the move ("f1" is not f12 on a 14-rank board, and Chess 66's "4" is the
+// cell 4 before it is rank 4); otherwise any of a cell's names may match
+// by file, rank or face.
+func (p *Position) disMatch(legal []Move, kind Kind, to int, d string) func(c int) bool {
+	if d == "" {
+		return func(int) bool { return true }
+	}
+	if dc := p.g.Cell(d); dc >= 0 && p.Board[dc].Kind() == kind {
+		for _, m := range legal {
+			if int(m.From) == dc && int(m.To) == to {
+				return func(c int) bool { return c == dc }
+			}
+		}
+	}
+	return func(c int) bool { return p.g.disambiguates(c, d) }
 }

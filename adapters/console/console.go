@@ -94,14 +94,15 @@ func (c *Console) Line(line string, out io.Writer) error {
 		return c.send(*c.last, out)
 	}
 	who, text, ok := strings.Cut(line, ":")
-	who = strings.TrimSpace(who)
-	if !ok || who == "" || strings.ContainsAny(who, " \t/") {
+	// "alice@room2" speaks in room2; a line must name its speaker.
+	who, room, _ := strings.Cut(strings.TrimSpace(who), "@")
+	if !ok || who == "" || strings.ContainsAny(who, " \t/") || strings.ContainsAny(room, " \t/") {
 		_, err := fmt.Fprintln(out, `! write "name: /command", for example "alice: /challenge @bob"`)
 		return err
 	}
 	channel := c.opt.Channel
-	if name, room, ok := strings.Cut(who, "@"); ok && room != "" {
-		who, channel = name, "console:"+room
+	if room != "" {
+		channel = "console:" + room
 	}
 	text = strings.TrimSpace(text)
 	fmt.Fprintf(out, "> %s\n", line)
