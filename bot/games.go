@@ -104,6 +104,18 @@ func (s *Service) pickGame(c *call, spectate bool) (*storage.Game, []Reply) {
 		}
 		mine = false
 	}
+	if len(games) > 1 && c.Name == "move" {
+		// A move can only be meant for a game where it is the mover's turn.
+		var toMove []*storage.Game
+		for _, g := range games {
+			if p := playerToMove(g); p.ID == c.User.ID {
+				toMove = append(toMove, g)
+			}
+		}
+		if len(toMove) == 1 {
+			return toMove[0], nil
+		}
+	}
 	switch {
 	case len(games) == 1:
 		return games[0], nil
@@ -644,4 +656,24 @@ func choiceLabels(pos *engine.Position, choices []string) []string {
 		seen[labels[i]] = true
 	}
 	return labels
+}
+
+// playerToMove says whose turn it is in a stored game without replaying
+// it: the start position's side, flipped once per move.
+func playerToMove(g *storage.Game) storage.Player {
+	white := true
+	if f := strings.Fields(g.Start); len(f) > 0 {
+		side := f[0]
+		if strings.Contains(side, "/") && len(f) > 1 { // an ordinary FEN
+			side = f[1]
+		}
+		white = side != "b"
+	}
+	if len(g.Moves)%2 == 1 {
+		white = !white
+	}
+	if white {
+		return g.White
+	}
+	return g.Black
 }

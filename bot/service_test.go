@@ -433,3 +433,19 @@ func TestHeisenbergObservedMove(t *testing.T) {
 		t.Fatalf("moves %v", g.Moves)
 	}
 }
+
+func TestMovePicksTheGameWhereItIsYourTurn(t *testing.T) {
+	h := newHarness(t, Limits{})
+	g1 := h.startGame("standard") // alice (White) vs bob
+	h.ok("alice", "/challenge @carol white")
+	g2 := strings.Fields(h.ok("carol", "/accept").Text)[1]
+	h.ok("alice", "/move e4 game:"+g2) // now carol is to move in g2
+	r := h.ok("alice", "d4")           // only g1 waits for alice
+	if len(r.Buttons) != 0 || len(h.game(g1).Moves) != 1 || len(h.game(g2).Moves) != 1 {
+		t.Fatalf("move went astray: %s; g1 %v, g2 %v", dump([]Reply{r}), h.game(g1).Moves, h.game(g2).Moves)
+	}
+	// Other commands still ask which game.
+	if rs := h.do("alice", "/board"); len(rs[0].Buttons) != 2 {
+		t.Errorf("board with two games: %s", dump(rs))
+	}
+}
