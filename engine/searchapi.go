@@ -45,8 +45,9 @@ func (p *Position) IsNoisy(m Move) bool {
 }
 
 // filterLegal keeps the moves of ms[start:] that are legal, with the same
-// tests as appendLegal: king safety, and the Möbius mate rules for moves
-// that end on the twin of the enemy king's cell.
+// tests as appendLegal: king safety (for the king, en passant, castling
+// and pinned pieces, or every move when in check), and the Möbius mate
+// rules for moves that end on the twin of the enemy king's cell.
 func (p *Position) filterLegal(ms []Move, start int) []Move {
 	us := p.Side
 	them := us.Other()
@@ -55,7 +56,12 @@ func (p *Position) filterLegal(ms []Move, start int) []Move {
 		return ms
 	}
 	inCheck := p.Attacked(int(k), them)
-	pin := p.g.pinnable[k]
+	// A copy: the mate-rule test below generates moves for the opponent,
+	// which reuses the position's pin scratch space.
+	var pinCopy [len(p.pinBuf)]uint64
+	pinned := p.pinned(k, us)
+	copy(pinCopy[:], pinned)
+	pin := bitset(pinCopy[:len(pinned)])
 	mateTwin := int16(-1)
 	if p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
 		mateTwin = p.g.Twin[p.King[them]]
