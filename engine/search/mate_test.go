@@ -95,6 +95,13 @@ var mateCases = []mateCase{
 	// X = file above the split): black pawns fill the e3 king's neighbours
 	// (d2..f4), the knight jumps f5 (X 5, rank 5) to g4 (X 7, rank 4), a
 	// flat knight move in (X, rank); black pawns capture downward only.
+	// Chess 66, king and rook in the a1 corner (the lower half is an
+	// ordinary grid there; the switch cell 4 is out of reach). The rook on
+	// rank 2 keeps the a1 king off a2 and b2; 1.Kb3 takes a2, b2, c2 and
+	// leaves only 1...Kb1, then 2.Rh1# along rank 1 (a1 and c1 by the rook,
+	// the second rank by the king). No mate in one: after 1.Rh1+ the king
+	// steps to a2.
+	{"chess66 king and rook", "chess66", "w Kc3,Rh2,ka1 - - 0 1", 2},
 	{"chess66 smothered", "chess66", "w Ka8,Nf5,ke3,pd2,pe2,pf2,pd3,pf3,pd4,pe4,pf4 - - 0 1", 1},
 }
 
@@ -186,33 +193,35 @@ func smothered(v *engine.Variant) *engine.Position {
 				occupied[tw] = true
 			}
 		}
+		// The white king goes on the first free cell (from index 0, far
+		// from the black king).
+		wk := -1
+		for c := 0; c < g.N && wk < 0; c++ {
+			if !occupied[c] && g.Partner[c] < 0 {
+				wk = c
+			}
+		}
 		for _, to := range g.Knight[k] {
-			if occupied[int(to)] || g.Partner[to] >= 0 {
+			if occupied[int(to)] || int(to) == wk || g.Partner[to] >= 0 {
 				continue
 			}
 			for _, from := range g.Knight[to] {
-				if occupied[int(from)] || int(from) == k || g.Partner[from] >= 0 {
+				if occupied[int(from)] || int(from) == wk || int(from) == k || g.Partner[from] >= 0 {
 					continue
 				}
-				for wk := 0; wk < g.N; wk++ {
-					if occupied[wk] || wk == int(from) || wk == int(to) || g.Partner[wk] >= 0 {
-						continue
-					}
-					s := fmt.Sprintf("w K%s,N%s,%s - - 0 1", g.Name(wk), g.Name(int(from)), strings.Join(toks, ","))
-					pos, err := v.ParsePosition(s)
-					if err != nil || pos.InCheck() || pos.Attacked(int(to), engine.Black) {
-						continue
-					}
-					// Nor may the black king be in check already.
-					p2 := pos.Clone()
-					p2.Side = engine.Black
-					if p2.InCheck() {
-						continue
-					}
-					if knightMates(pos, from, to) && mates(pos, 1) {
-						return pos
-					}
-					break
+				s := fmt.Sprintf("w K%s,N%s,%s - - 0 1", g.Name(wk), g.Name(int(from)), strings.Join(toks, ","))
+				pos, err := v.ParsePosition(s)
+				if err != nil || pos.InCheck() || pos.Attacked(int(to), engine.Black) {
+					continue
+				}
+				// Nor may the black king be in check already.
+				p2 := pos.Clone()
+				p2.Side = engine.Black
+				if p2.InCheck() {
+					continue
+				}
+				if knightMates(pos, from, to) && mates(pos, 1) {
+					return pos
 				}
 			}
 		}

@@ -143,6 +143,13 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		return alpha
 	}
 	inCheck := pos.InCheck()
+	if pos.Halfmove >= 100 {
+		// The 100 half-move rule, unless this very move mated.
+		if inCheck && len(pos.AppendLegal(s.moves[ply][:0])) == 0 {
+			return -mateScore + int32(ply)
+		}
+		return 0
+	}
 	if inCheck {
 		depth++ // check extension
 	}
@@ -185,9 +192,6 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		if inCheck {
 			return -mateScore + int32(ply)
 		}
-		return 0
-	}
-	if pos.Halfmove >= 100 {
 		return 0
 	}
 	sc := s.scoreBuf(ply, len(ms))
