@@ -58,11 +58,11 @@ func Level(level int) (Config, error) {
 	case 1:
 		return Config{Level: 1, Random: true}, nil
 	case 2:
-		return Config{Level: 2, Nodes: 3_000, Depth: 2, Noise: 150}, nil
+		return Config{Level: 2, Nodes: 2_000, Depth: 2, Noise: 120}, nil
 	case 3:
-		return Config{Level: 3, Nodes: 30_000, Depth: 4, Noise: 50}, nil
+		return Config{Level: 3, Nodes: 10_000, Depth: 3, Noise: 60}, nil
 	case 4:
-		return Config{Level: 4, Nodes: 300_000, Time: 500 * time.Millisecond, Noise: 15}, nil
+		return Config{Level: 4, Nodes: 100_000, Time: 500 * time.Millisecond, Noise: 20}, nil
 	case 5:
 		return Config{Level: 5, Time: 2 * time.Second}, nil
 	}

@@ -48,13 +48,13 @@ func TestOnlyLegalMoves(t *testing.T) {
 			v := engine.MustVariant(id)
 			rng := rand.New(rand.NewPCG(7, uint64(len(id))))
 			s := NewSearcher()
-			for i, pos := range randomPositions(v, rng, 4, 80) {
+			for i, pos := range randomPositions(v, rng, 3, 80) {
 				for level := MinLevel; level <= MaxLevel; level++ {
 					cfg, err := Level(level)
 					if err != nil {
 						t.Fatal(err)
 					}
-					cfg.Time, cfg.Nodes = 0, 600
+					cfg.Time, cfg.Nodes = 0, 400
 					before := pos.Hash
 					m, info, err := s.Search(context.Background(), pos, cfg, rng)
 					if err != nil {
