@@ -303,3 +303,27 @@ func randomMove(p *engine.Position, legal []engine.Move, rng *rand.Rand) engine.
 	}
 	return legal[rng.IntN(len(legal))]
 }
+
+// GameHistory returns the hashes of a game's positions before its current
+// one, oldest first: Config.History for a move in that game.
+func GameHistory(g *engine.Game) ([]uint64, error) {
+	var pos *engine.Position
+	if g.Start == "" {
+		pos = g.Variant.StartPosition()
+	} else {
+		var err error
+		if pos, err = g.Variant.ParsePosition(g.Start); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]uint64, 0, len(g.Moves))
+	for i, s := range g.Moves {
+		out = append(out, pos.Hash)
+		m, err := pos.ParseCanonical(s)
+		if err != nil {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, s, err)
+		}
+		pos.Make(m)
+	}
+	return out, nil
+}

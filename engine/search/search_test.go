@@ -295,3 +295,38 @@ func TestDrawRules(t *testing.T) {
 		t.Errorf("without history: score %d, want a lost score", info.Score)
 	}
 }
+
+func TestGameHistory(t *testing.T) {
+	v := engine.MustVariant("standard")
+	g, err := engine.NewGame(v, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []uint64
+	for _, s := range []string{"g1-f3", "g8-f6", "f3-g1", "f6-g8"} {
+		want = append(want, g.Position().Hash)
+		m, err := g.Position().ParseCanonical(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Play(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := GameHistory(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d hashes, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("hash %d differs", i)
+		}
+	}
+	// The knights went out and back: the current position is the start's.
+	if got[0] != g.Position().Hash {
+		t.Errorf("the start position should repeat")
+	}
+}
