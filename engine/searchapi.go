@@ -56,12 +56,7 @@ func (p *Position) filterLegal(ms []Move, start int) []Move {
 		return ms
 	}
 	inCheck := p.Attacked(int(k), them)
-	// A copy: the mate-rule test below generates moves for the opponent,
-	// which reuses the position's pin scratch space.
-	var pinCopy [len(p.pinBuf)]uint64
-	pinned := p.pinned(k, us)
-	copy(pinCopy[:], pinned)
-	pin := bitset(pinCopy[:len(pinned)])
+	pin := p.pinned(k, us)
 	mateTwin := int16(-1)
 	if p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
 		mateTwin = p.g.Twin[p.King[them]]
