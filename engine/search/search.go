@@ -86,8 +86,7 @@ type Info struct {
 	Stopped bool
 }
 
-// String is a one-line summary, with the line in canonical notation
-// when the position it starts from is given.
+// String is a one-line summary: level, depth, nodes and score.
 func (in Info) String() string {
 	s := fmt.Sprintf("level %d, depth %d, %d nodes, ", in.Level, in.Depth, in.Nodes)
 	if in.Mate != 0 {
