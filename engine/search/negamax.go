@@ -154,7 +154,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		depth++ // check extension
 	}
 	if depth <= 0 {
-		return s.quiesce(ply, alpha, beta)
+		return s.quiesce(ply, 0, alpha, beta)
 	}
 	e, hit := s.tt.probe(pos.Hash)
 	if hit && int(e.depth) >= depth {
@@ -265,7 +265,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 // quiesce searches captures and queen promotions until the position is
 // quiet, so that the evaluation never looks at a half-finished exchange.
 // In check every legal move is searched (a mate is found as a mate).
-func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
+func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 	s.pvLen[ply] = ply
 	if s.tick() {
 		return 0
@@ -274,16 +274,20 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 	if ply >= maxPly {
 		return evaluate(pos, s.bi)
 	}
-	inCheck := pos.InCheck()
+	// Evasions are searched near the horizon only: deeper, a check is
+	// scored like any quiet position, which keeps long capture-and-check
+	// chains on crowded boards (cube5) from exploding.
+	evade := qdepth < qEvasionDepth && pos.InCheck()
 	var ms []engine.Move
 	best := int32(-infinity)
-	if inCheck {
+	var stand int32
+	if evade {
 		ms = pos.AppendLegal(s.moves[ply][:0])
 		if len(ms) == 0 {
 			return -mateScore + int32(ply)
 		}
 	} else {
-		stand := evaluate(pos, s.bi)
+		stand = evaluate(pos, s.bi)
 		if stand >= beta {
 			return stand
 		}
@@ -294,12 +298,16 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 	s.moves[ply] = ms[:0]
 	sc := s.scoreBuf(ply, len(ms))
 	s.scoreMoves(ms, sc, engine.Move{From: -1, To: -1}, ply)
+	them := pos.Side.Other()
 	for i := range ms {
 		pickNext(ms, sc, i)
 		m := ms[i]
+		if !evade && !s.worthCapturing(m, stand, alpha, them) {
+			continue
+		}
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
-		v := -s.quiesce(ply+1, -beta, -alpha)
+		v := -s.quiesce(ply+1, qdepth+1, -beta, -alpha)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.Unmake(m, u)
 		if s.stopped {
@@ -316,6 +324,42 @@ func (s *Searcher) quiesce(ply int, alpha, beta int32) int32 {
 		}
 	}
 	return best
+}
+
+// qEvasionDepth is how many quiescence plies search every evasion from
+// check.
+const qEvasionDepth = 2
+
+// deltaMargin: a capture that cannot lift the score to alpha even with this
+// much positional gain is not searched.
+const deltaMargin = 200
+
+// worthCapturing prunes the quiescence search: under-promotions, captures
+// that cannot reach alpha (delta pruning), and captures of a defended
+// piece by a more valuable one (a cheap stand-in for exchange evaluation).
+func (s *Searcher) worthCapturing(m engine.Move, stand, alpha int32, them engine.Color) bool {
+	pos := s.pos
+	if m.Promo != engine.NoKind && m.Promo != engine.Queen {
+		return false
+	}
+	victim := value[engine.Pawn] // en passant
+	if x := pos.Board[m.To]; x != 0 {
+		victim = value[x.Kind()]
+	} else if m.Flags&engine.FlagEnPassant == 0 {
+		victim = 0
+	}
+	gain := victim
+	if m.Promo == engine.Queen {
+		gain += value[engine.Queen] - value[engine.Pawn]
+	}
+	if stand+gain+deltaMargin < alpha {
+		return false
+	}
+	attacker := value[pos.Board[m.From].Kind()]
+	if m.Promo == engine.NoKind && attacker > victim && pos.Attacked(int(m.To), them) {
+		return false
+	}
+	return true
 }
 
 // hasPieces: the side to move has a piece other than king and pawns, so a
