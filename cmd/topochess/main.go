@@ -20,6 +20,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"console": cmdConsole,
 	"serve":   cmdServe,
 	"render":  cmdRender,
+	"arena":   cmdArena,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

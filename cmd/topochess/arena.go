@@ -1,0 +1,299 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"topochess/engine"
+	"topochess/engine/search"
+)
+
+// arenaSide is one of the two players of a match: a level, its search
+// configuration and its running totals.
+type arenaSide struct {
+	name                string
+	cfg                 search.Config
+	wins, draws, losses int
+	illegal, crashes    int
+	nodes               int64
+	searches, depthSum  int
+}
+
+// arenaGame is the outcome of one game.
+type arenaGame struct {
+	aWhite  bool
+	result  engine.Result
+	reason  string
+	plies   int
+	loserBy string // "illegal" or "crash" when a player forfeited
+	loserA  bool
+	stats   [2]arenaStats // by player: 0 = A, 1 = B
+	detail  string
+}
+
+type arenaStats struct {
+	nodes              int64
+	searches, depthSum int
+}
+
+func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("arena", stderr)
+	variant := fs.String("variant", "standard", "variant id")
+	white := fs.Int("white", 5, "level of player A (White in the first game)")
+	black := fs.Int("black", 1, "level of player B (Black in the first game)")
+	games := fs.Int("games", 10, "number of games")
+	alternate := fs.Bool("alternate", false, "swap colours every game")
+	maxMoves := fs.Int("max-moves", 200, "adjudicate a draw after this many moves per side (0: never)")
+	nodes := fs.Int64("nodes", 0, "cap every search at this many nodes and drop the clock (0: the level's own budget)")
+	movetime := fs.Duration("movetime", 0, "cap every search at this much time, e.g. 200ms (0: the level's own budget)")
+	seed := fs.Uint64("seed", 1, "random seed (games are reproducible with a node budget and no time cap)")
+	jobs := fs.Int("jobs", 1, "games played at once")
+	verbose := fs.Bool("v", false, "print one line per game")
+	if err := fs.Parse(args); err != nil {
+		return flagError(stderr, "arena", err)
+	}
+	if fs.NArg() > 0 {
+		return flagError(stderr, "arena", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	v, err := engine.GetVariant(*variant)
+	if err != nil {
+		return flagError(stderr, "arena", fmt.Errorf("%v (known: %s)", err, strings.Join(engine.Variants(), ", ")))
+	}
+	if *games < 1 || *games > 100000 {
+		return flagError(stderr, "arena", errors.New("--games must be between 1 and 100000"))
+	}
+	if *jobs < 1 || *jobs > 64 {
+		return flagError(stderr, "arena", errors.New("--jobs must be between 1 and 64"))
+	}
+	if *maxMoves < 0 || *nodes < 0 || *movetime < 0 {
+		return flagError(stderr, "arena", errors.New("--max-moves, --nodes and --movetime cannot be negative"))
+	}
+	var sides [2]*arenaSide
+	for i, lv := range []int{*white, *black} {
+		cfg, err := search.Level(lv)
+		if err != nil {
+			return flagError(stderr, "arena", err)
+		}
+		// A node cap replaces the clock, so that a match is reproducible
+		// whatever else the machine is doing.
+		if *nodes > 0 {
+			cfg.Nodes = min(cmp.Or(cfg.Nodes, *nodes), *nodes)
+			cfg.Time = 0
+		}
+		if *movetime > 0 {
+			cfg.Time = min(cmp.Or(cfg.Time, *movetime), *movetime)
+		}
+		sides[i] = &arenaSide{name: fmt.Sprintf("level %d", lv), cfg: cfg}
+	}
+	if *white == *black {
+		sides[0].name += " (A)"
+		sides[1].name += " (B)"
+	}
+
+	results := make([]arenaGame, *games)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	var mu sync.Mutex
+	for w := 0; w < *jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				aWhite := !*alternate || i%2 == 0
+				results[i] = playArenaGame(v, sides, aWhite, *maxMoves, *seed, uint64(i))
+				if *verbose {
+					mu.Lock()
+					fmt.Fprintf(stdout, "game %d: %s\n", i+1, results[i].detail)
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range results {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	reasons := map[string]int{}
+	for _, g := range results {
+		reasons[g.reason]++
+		a, b := sides[0], sides[1]
+		for i, st := range g.stats {
+			sides[i].nodes += st.nodes
+			sides[i].searches += st.searches
+			sides[i].depthSum += st.depthSum
+		}
+		if g.loserBy != "" {
+			loser := b
+			if g.loserA {
+				loser = a
+			}
+			if g.loserBy == "illegal" {
+				loser.illegal++
+			} else {
+				loser.crashes++
+			}
+		}
+		switch {
+		case g.result == engine.Draw:
+			a.draws++
+			b.draws++
+		case (g.result == engine.WhiteWins) == g.aWhite:
+			a.wins++
+			b.losses++
+		default:
+			b.wins++
+			a.losses++
+		}
+	}
+	printArena(stdout, v, sides, *games, *alternate, *maxMoves, *nodes, *movetime, reasons)
+	return 0
+}
+
+func printArena(w io.Writer, v *engine.Variant, sides [2]*arenaSide, games int, alternate bool, maxMoves int, nodes int64, movetime time.Duration, reasons map[string]int) {
+	colours := "player A White every game"
+	if alternate {
+		colours = "colours alternate"
+	}
+	fmt.Fprintf(w, "%s: %s vs %s, %d games, %s, draw after %d moves each\n", v.ID, sides[0].name, sides[1].name, games, colours, maxMoves)
+	for _, s := range sides {
+		fmt.Fprintf(w, "  %s budget: %s\n", s.name, budgetString(s.cfg))
+	}
+	fmt.Fprintf(w, "%-16s %5s %5s %6s %8s %8s %8s %10s %6s\n", "player", "wins", "draws", "losses", "score", "illegal", "crashes", "nodes/move", "depth")
+	for _, s := range sides {
+		score := 100 * (float64(s.wins) + 0.5*float64(s.draws)) / float64(games)
+		npm, depth := "-", "-"
+		if s.nodes > 0 {
+			npm = fmt.Sprint(s.nodes / int64(s.searches))
+			depth = fmt.Sprintf("%.1f", float64(s.depthSum)/float64(s.searches))
+		}
+		fmt.Fprintf(w, "%-16s %5d %5d %6d %7.1f%% %8d %8d %10s %6s\n", s.name, s.wins, s.draws, s.losses, score, s.illegal, s.crashes, npm, depth)
+	}
+	var keys []string
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, reasons[k]))
+	}
+	fmt.Fprintf(w, "endings: %s\n", strings.Join(parts, ", "))
+}
+
+func budgetString(c search.Config) string {
+	if c.Random {
+		return "random move, captures preferred"
+	}
+	var parts []string
+	if c.Nodes > 0 {
+		parts = append(parts, fmt.Sprintf("%d nodes", c.Nodes))
+	}
+	if c.Time > 0 {
+		parts = append(parts, c.Time.String())
+	}
+	if c.Depth > 0 {
+		parts = append(parts, fmt.Sprintf("depth %d", c.Depth))
+	}
+	if c.Noise > 0 {
+		parts = append(parts, fmt.Sprintf("noise ±%d cp", c.Noise))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// playArenaGame plays one game through engine.Game, so that every
+// automatic ending of the rule book applies, checking each move against
+// the legal moves before playing it.
+func playArenaGame(v *engine.Variant, sides [2]*arenaSide, aWhite bool, maxMoves int, seed, game uint64) (out arenaGame) {
+	out.aWhite = aWhite
+	g, err := engine.NewGame(v, "")
+	if err != nil {
+		out.result, out.reason, out.detail = engine.Draw, "setup error", err.Error()
+		return out
+	}
+	searchers := [2]*search.Searcher{search.NewSearcher(), search.NewSearcher()}
+	rngs := [2]*rand.Rand{rand.New(rand.NewPCG(seed, game*2)), rand.New(rand.NewPCG(seed, game*2+1))}
+	history := []uint64{g.Position().Hash}
+	forfeit := func(player int, why string) {
+		out.loserBy, out.loserA = why, player == 0
+		loserColour := engine.White
+		if (player == 0) != aWhite {
+			loserColour = engine.Black
+		}
+		g.Resign(loserColour)
+		out.reason = why
+	}
+	for !g.Over() {
+		pos := g.Position()
+		if maxMoves > 0 && len(g.Moves) >= 2*maxMoves {
+			g.End(engine.Draw, "move limit")
+			break
+		}
+		player := 0
+		if (pos.Side == engine.White) != aWhite {
+			player = 1
+		}
+		cfg := sides[player].cfg
+		cfg.History = history[:len(history)-1]
+		m, info, err := safeSearch(searchers[player], pos, cfg, rngs[player])
+		if err != nil {
+			out.detail = fmt.Sprintf("%s crashed after %s: %v", sides[player].name, strings.Join(g.Moves, " "), err)
+			forfeit(player, "crash")
+			break
+		}
+		out.stats[player].nodes += info.Nodes
+		out.stats[player].searches++
+		out.stats[player].depthSum += info.Depth
+		legal := false
+		for _, l := range pos.LegalMoves() {
+			if l.Same(m) {
+				legal = true
+				break
+			}
+		}
+		if !legal {
+			out.detail = fmt.Sprintf("%s played the illegal move %d→%d after %s", sides[player].name, m.From, m.To, strings.Join(g.Moves, " "))
+			forfeit(player, "illegal move")
+			break
+		}
+		if err := g.Play(m); err != nil {
+			out.detail = fmt.Sprintf("%s: %v", sides[player].name, err)
+			forfeit(player, "illegal move")
+			break
+		}
+		history = append(history, g.Position().Hash)
+	}
+	out.result = g.Result
+	if out.reason == "" {
+		out.reason = string(g.Reason)
+	}
+	out.plies = len(g.Moves)
+	if out.detail == "" {
+		white, black := sides[0].name, sides[1].name
+		if !aWhite {
+			white, black = black, white
+		}
+		out.detail = fmt.Sprintf("%s (White) vs %s (Black): %s by %s after %d moves", white, black, g.Result, out.reason, (out.plies+1)/2)
+	}
+	return out
+}
+
+// safeSearch turns a panic inside the search into an error, so that one
+// crash is counted instead of ending the match.
+func safeSearch(s *search.Searcher, pos *engine.Position, cfg search.Config, rng *rand.Rand) (m engine.Move, info search.Info, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return s.Search(context.Background(), pos, cfg, rng)
+}

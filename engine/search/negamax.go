@@ -1,0 +1,455 @@
+package search
+
+import "topochess/engine"
+
+// rootMove is a move of the searched position with its fixed noise.
+type rootMove struct {
+	m     engine.Move
+	noise int32
+}
+
+type rootMoves struct {
+	moves       []rootMove
+	bestChanged bool
+}
+
+// newRootMoves orders the root moves once (captures first, by most valuable
+// victim); later iterations bring each iteration's best to the front.
+func newRootMoves(s *Searcher, legal []engine.Move, noise []int32) *rootMoves {
+	rs := &rootMoves{}
+	sc := make([]int32, len(legal))
+	e, ok := s.tt.probe(s.pos.Hash)
+	s.scoreMoves(legal, sc, ttMove(e, ok), 0)
+	idx := make([]int, len(legal))
+	for i := range idx {
+		idx[i] = i
+	}
+	// Insertion sort: stable and the lists are short.
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && sc[idx[j]] > sc[idx[j-1]]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+	for _, i := range idx {
+		rs.moves = append(rs.moves, rootMove{m: legal[i], noise: noise[i]})
+	}
+	return rs
+}
+
+func ttMove(e ttEntry, ok bool) engine.Move {
+	if !ok || e.from == e.to {
+		return engine.Move{From: -1, To: -1}
+	}
+	return engine.Move{From: e.from, To: e.to, Promo: e.promo}
+}
+
+// searchRoot runs one iteration. It reports false when the budget ran out
+// before the iteration finished; moves fully searched before that still
+// count (rs.bestChanged).
+func (s *Searcher) searchRoot(rs *rootMoves, depth int) (int32, bool) {
+	pos := s.pos
+	alpha := int32(-infinity)
+	const beta = int32(infinity)
+	bestIdx := -1
+	s.pvLen[0] = 0
+	rs.bestChanged = false
+	for i, rm := range rs.moves {
+		u := pos.Make(rm.m)
+		s.hist = append(s.hist, pos.Hash)
+		var v int32
+		if bestIdx < 0 {
+			v = -s.negamax(depth-1, 1, -beta, -alpha, true)
+		} else {
+			// The move must beat alpha after its own noise is added.
+			a := alpha - rm.noise
+			v = -s.negamax(depth-1, 1, -a-1, -a, true)
+			if v > a && !s.stopped {
+				v = -s.negamax(depth-1, 1, -beta, -a, true)
+			}
+		}
+		s.hist = s.hist[:len(s.hist)-1]
+		pos.Unmake(rm.m, u)
+		if s.stopped {
+			break
+		}
+		if v > -mateBound && v < mateBound {
+			v += rm.noise
+		}
+		if bestIdx < 0 || v > alpha {
+			alpha = v
+			bestIdx = i
+			s.pv[0][0] = rm.m
+			copy(s.pv[0][1:], s.pv[1][1:s.pvLen[1]])
+			s.pvLen[0] = max(s.pvLen[1], 1)
+		}
+	}
+	if bestIdx >= 0 && (!s.stopped || bestIdx > 0) {
+		rs.bestChanged = bestIdx > 0
+		best := rs.moves[bestIdx]
+		copy(rs.moves[1:bestIdx+1], rs.moves[:bestIdx])
+		rs.moves[0] = best
+		if !s.stopped {
+			s.tt.store(pos.Hash, depth, alpha, boundExact, best.m, 0)
+		}
+	}
+	return alpha, !s.stopped
+}
+
+// tick counts a node and checks the budget: the node budget at every node
+// (so that it is exact and reproducible), the context every 1024 nodes.
+func (s *Searcher) tick() bool {
+	s.nodes++
+	if s.cfg.Nodes > 0 && s.nodes >= s.cfg.Nodes {
+		s.stopped = true
+	}
+	if s.nodes&1023 == 0 && s.ctx.Err() != nil {
+		s.stopped = true
+	}
+	return s.stopped
+}
+
+// repeated reports whether the current position occurred before, with the
+// same side to move, since the last capture or pawn move (in the game or
+// along the searched line): the search scores a first repetition as a
+// draw, as the opponent can usually repeat again.
+func (s *Searcher) repeated() bool {
+	n := len(s.hist)
+	cur := s.hist[n-1]
+	lo := max(0, n-1-s.pos.Halfmove)
+	for i := n - 3; i >= lo; i -= 2 {
+		if s.hist[i] == cur {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) int32 {
+	s.pvLen[ply] = ply
+	if s.tick() {
+		return 0
+	}
+	pos := s.pos
+	if s.repeated() {
+		return 0
+	}
+	if ply >= maxPly {
+		return evaluate(pos, s.bi)
+	}
+	// Mate distance pruning: nothing here can beat a shorter mate.
+	alpha = max(alpha, -mateScore+int32(ply))
+	beta = min(beta, mateScore-int32(ply+1))
+	if alpha >= beta {
+		return alpha
+	}
+	inCheck := pos.InCheck()
+	if pos.Halfmove >= 100 {
+		// The 100 half-move rule, unless this very move mated.
+		if inCheck && len(pos.AppendLegal(s.moves[ply][:0])) == 0 {
+			return -mateScore + int32(ply)
+		}
+		return 0
+	}
+	if inCheck {
+		depth++ // check extension
+	}
+	if depth <= 0 {
+		return s.quiesce(ply, 0, alpha, beta)
+	}
+	e, hit := s.tt.probe(pos.Hash)
+	if hit && int(e.depth) >= depth {
+		v := fromTT(e.score, ply)
+		switch {
+		case e.bound == boundExact,
+			e.bound == boundLower && v >= beta,
+			e.bound == boundUpper && v <= alpha:
+			return v
+		}
+	}
+	pvNode := beta-alpha > 1
+
+	// Null move: if passing still holds beta, a real move will too. Not in
+	// check, not in pawn endings (zugzwang) and not near mate scores.
+	if allowNull && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
+		evaluate(pos, s.bi) >= beta {
+		r := 2 + depth/4
+		u := pos.MakeNull()
+		s.hist = append(s.hist, pos.Hash)
+		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
+		s.hist = s.hist[:len(s.hist)-1]
+		pos.UnmakeNull(u)
+		if s.stopped {
+			return 0
+		}
+		if v >= beta {
+			return beta
+		}
+	}
+
+	ms := pos.AppendLegal(s.moves[ply][:0])
+	s.moves[ply] = ms[:0]
+	if len(ms) == 0 {
+		if inCheck {
+			return -mateScore + int32(ply)
+		}
+		return 0
+	}
+	sc := s.scoreBuf(ply, len(ms))
+	tm := ttMove(e, hit)
+	s.scoreMoves(ms, sc, tm, ply)
+
+	origAlpha := alpha
+	best := int32(-infinity)
+	bestMove := engine.Move{}
+	us := pos.Side
+	for i := range ms {
+		pickNext(ms, sc, i)
+		m := ms[i]
+		noisy := pos.IsNoisy(m)
+		mover := pos.Board[m.From].Kind()
+		u := pos.Make(m)
+		s.hist = append(s.hist, pos.Hash)
+		var v int32
+		if i == 0 {
+			v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+		} else {
+			// Late move reduction for quiet moves far down the order.
+			r := 0
+			if depth >= 3 && i >= 3 && !inCheck && !noisy && !s.isKiller(m, ply) && !pos.InCheck() {
+				r = 1
+				if i >= 8 && depth >= 6 {
+					r = 2
+				}
+			}
+			v = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, true)
+			if v > alpha && r > 0 && !s.stopped {
+				v = -s.negamax(depth-1, ply+1, -alpha-1, -alpha, true)
+			}
+			if v > alpha && v < beta && !s.stopped {
+				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+			}
+		}
+		s.hist = s.hist[:len(s.hist)-1]
+		pos.Unmake(m, u)
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best = v
+			bestMove = m
+			if v > alpha {
+				alpha = v
+				s.pv[ply][ply] = m
+				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+				if v >= beta {
+					if !noisy {
+						s.rememberQuiet(m, mover, us, ply, depth)
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := boundUpper
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best > origAlpha:
+		bound = boundExact
+	}
+	s.tt.store(pos.Hash, depth, best, bound, bestMove, ply)
+	return best
+}
+
+// quiesce searches captures and queen promotions until the position is
+// quiet, so that the evaluation never looks at a half-finished exchange.
+// In check every legal move is searched (a mate is found as a mate).
+func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
+	s.pvLen[ply] = ply
+	if s.tick() {
+		return 0
+	}
+	pos := s.pos
+	if ply >= maxPly {
+		return evaluate(pos, s.bi)
+	}
+	// Evasions are searched near the horizon only: deeper, a check is
+	// scored like any quiet position, which keeps long capture-and-check
+	// chains on crowded boards (cube5) from exploding.
+	evade := qdepth < qEvasionDepth && pos.InCheck()
+	var ms []engine.Move
+	best := int32(-infinity)
+	var stand int32
+	if evade {
+		ms = pos.AppendLegal(s.moves[ply][:0])
+		if len(ms) == 0 {
+			return -mateScore + int32(ply)
+		}
+	} else {
+		stand = evaluate(pos, s.bi)
+		if stand >= beta {
+			return stand
+		}
+		alpha = max(alpha, stand)
+		best = stand
+		ms = pos.AppendNoisy(s.moves[ply][:0])
+	}
+	s.moves[ply] = ms[:0]
+	sc := s.scoreBuf(ply, len(ms))
+	s.scoreMoves(ms, sc, engine.Move{From: -1, To: -1}, ply)
+	them := pos.Side.Other()
+	for i := range ms {
+		pickNext(ms, sc, i)
+		m := ms[i]
+		if !evade && !s.worthCapturing(m, stand, alpha, them) {
+			continue
+		}
+		u := pos.Make(m)
+		s.hist = append(s.hist, pos.Hash)
+		v := -s.quiesce(ply+1, qdepth+1, -beta, -alpha)
+		s.hist = s.hist[:len(s.hist)-1]
+		pos.Unmake(m, u)
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// qEvasionDepth is how many quiescence plies search every evasion from
+// check.
+const qEvasionDepth = 2
+
+// deltaMargin: a capture that cannot lift the score to alpha even with this
+// much positional gain is not searched.
+const deltaMargin = 200
+
+// worthCapturing prunes the quiescence search: under-promotions, captures
+// that cannot reach alpha (delta pruning), and captures of a defended
+// piece by a more valuable one (a cheap stand-in for exchange evaluation).
+func (s *Searcher) worthCapturing(m engine.Move, stand, alpha int32, them engine.Color) bool {
+	pos := s.pos
+	if m.Promo != engine.NoKind && m.Promo != engine.Queen {
+		return false
+	}
+	victim := value[engine.Pawn] // en passant
+	if x := pos.Board[m.To]; x != 0 {
+		victim = value[x.Kind()]
+	} else if m.Flags&engine.FlagEnPassant == 0 {
+		victim = 0
+	}
+	gain := victim
+	if m.Promo == engine.Queen {
+		gain += value[engine.Queen] - value[engine.Pawn]
+	}
+	if stand+gain+deltaMargin < alpha {
+		return false
+	}
+	attacker := value[pos.Board[m.From].Kind()]
+	if m.Promo == engine.NoKind && attacker > victim && pos.Attacked(int(m.To), them) {
+		return false
+	}
+	return true
+}
+
+// hasPieces: the side to move has a piece other than king and pawns, so a
+// null move is not refuted by zugzwang.
+func hasPieces(p *engine.Position) bool {
+	for _, pc := range p.Board {
+		if pc != 0 && pc.Color() == p.Side {
+			if k := pc.Kind(); k != engine.Pawn && k != engine.King {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (s *Searcher) scoreBuf(ply, n int) []int32 {
+	if cap(s.scores[ply]) < n {
+		s.scores[ply] = make([]int32, n)
+	}
+	return s.scores[ply][:n]
+}
+
+// Ordering keys: hash move, then captures and queen promotions by most
+// valuable victim and least valuable attacker, then killers, then quiet
+// moves by history, under-promotions last.
+const (
+	orderHash   = 1 << 30
+	orderNoisy  = 1 << 24
+	orderKiller = 1 << 22
+	historyCap  = 1 << 20
+)
+
+func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply int) {
+	pos := s.pos
+	b := pos.Board
+	us := pos.Side
+	for i, m := range ms {
+		if m.Same(tm) {
+			sc[i] = orderHash
+			continue
+		}
+		mover := b[m.From].Kind()
+		var key int32
+		noisy := false
+		if x := b[m.To]; x != 0 && x.Color() != us {
+			key = orderNoisy + value[x.Kind()]*16 - int32(mover)
+			noisy = true
+		} else if m.Flags&engine.FlagEnPassant != 0 {
+			key = orderNoisy + value[engine.Pawn]*16 - int32(mover)
+			noisy = true
+		}
+		switch {
+		case m.Promo == engine.Queen:
+			key += orderNoisy + value[engine.Queen]*16
+		case m.Promo != engine.NoKind:
+			key = -orderNoisy
+		case noisy:
+		case m.Same(s.killers[ply][0]):
+			key = orderKiller
+		case m.Same(s.killers[ply][1]):
+			key = orderKiller - 1
+		default:
+			key = s.history[us][mover][m.To]
+		}
+		sc[i] = key
+	}
+}
+
+// pickNext moves the best-keyed remaining move to index i: ordering is
+// lazy because most nodes cut off after a move or two.
+func pickNext(ms []engine.Move, sc []int32, i int) {
+	bi := i
+	for j := i + 1; j < len(ms); j++ {
+		if sc[j] > sc[bi] {
+			bi = j
+		}
+	}
+	ms[i], ms[bi] = ms[bi], ms[i]
+	sc[i], sc[bi] = sc[bi], sc[i]
+}
+
+func (s *Searcher) isKiller(m engine.Move, ply int) bool {
+	return m.Same(s.killers[ply][0]) || m.Same(s.killers[ply][1])
+}
+
+func (s *Searcher) rememberQuiet(m engine.Move, mover engine.Kind, us engine.Color, ply, depth int) {
+	if !m.Same(s.killers[ply][0]) {
+		s.killers[ply][1] = s.killers[ply][0]
+		s.killers[ply][0] = m
+	}
+	h := &s.history[us][mover][m.To]
+	*h = min(*h+int32(depth*depth), historyCap)
+}

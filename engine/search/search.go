@@ -1,0 +1,328 @@
+// Package search is the computer opponent: an iterative-deepening
+// alpha-beta search with an evaluation that works on every topochess
+// board, and five playing levels.
+//
+// The search only uses the engine's public API, so any variant whose
+// LegalMoves and Make are right is searched right, whatever its geometry
+// or extra rules (Heisenberg observation, Möbius mate rules, switches).
+//
+// Randomness comes only from the *rand.Rand the caller passes; with a node
+// budget and no deadline a search is fully reproducible.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"topochess/engine"
+)
+
+// Config is how one search plays. Level returns the configuration of a
+// playing level; callers may then tighten its budget.
+type Config struct {
+	// Level is informational (1..5), shown in Info.
+	Level int
+	// Random: play a random legal move, preferring captures (level 1).
+	Random bool
+	// Nodes stops the search after about this many nodes (0: no limit).
+	Nodes int64
+	// Time stops the search after this long (0: no limit). A deadline on
+	// the context also stops it.
+	Time time.Duration
+	// Depth limits the nominal depth in plies (0: no limit).
+	Depth int
+	// Noise adds a random offset of up to ±Noise centipawns to every root
+	// move's score, so that weaker levels make human-sized mistakes.
+	Noise int
+	// History holds the Zobrist hashes (Position.Hash) of the positions
+	// before the searched one in the game, oldest first, so that the search
+	// sees repetitions of the game's own positions.
+	History []uint64
+}
+
+// MinLevel and MaxLevel bound the playing levels.
+const (
+	MinLevel = 1
+	MaxLevel = 5
+)
+
+// Level returns the configuration of a playing level: 1 plays random moves
+// with a taste for captures, 5 searches at full strength for about two
+// seconds a move.
+func Level(level int) (Config, error) {
+	switch level {
+	case 1:
+		return Config{Level: 1, Random: true}, nil
+	case 2:
+		return Config{Level: 2, Nodes: 2_000, Depth: 2, Noise: 120}, nil
+	case 3:
+		return Config{Level: 3, Nodes: 10_000, Depth: 3, Noise: 60}, nil
+	case 4:
+		return Config{Level: 4, Nodes: 100_000, Time: 500 * time.Millisecond, Noise: 20}, nil
+	case 5:
+		return Config{Level: 5, Time: 2 * time.Second}, nil
+	}
+	return Config{}, fmt.Errorf("there is no level %d: choose %d (easiest) to %d (strongest)", level, MinLevel, MaxLevel)
+}
+
+// Info describes a finished search.
+type Info struct {
+	Level int
+	// Depth is the last fully searched depth in plies (0 for a random or
+	// forced move).
+	Depth int
+	Nodes int64
+	// Score is in centipawns for the side to move; Mate is non-zero when a
+	// forced mate was found: moves to mate, negative when being mated.
+	Score int
+	Mate  int
+	// PV is the expected line, starting with the chosen move.
+	PV []engine.Move
+	// Stopped: the budget or the context ended the search.
+	Stopped bool
+}
+
+// String is a one-line summary: level, depth, nodes and score.
+func (in Info) String() string {
+	s := fmt.Sprintf("level %d, depth %d, %d nodes, ", in.Level, in.Depth, in.Nodes)
+	if in.Mate != 0 {
+		s += fmt.Sprintf("mate in %d", in.Mate)
+	} else {
+		s += fmt.Sprintf("%+.2f", float64(in.Score)/100)
+	}
+	return s
+}
+
+// Line writes the principal variation in canonical notation.
+func (in Info) Line(pos *engine.Position) string {
+	q := pos.Clone()
+	var parts []string
+	for _, m := range in.PV {
+		parts = append(parts, q.Canonical(m))
+		q.Make(m)
+	}
+	return strings.Join(parts, " ")
+}
+
+// ErrNoMoves is returned when the side to move has no legal move (the game
+// is over).
+var ErrNoMoves = errors.New("no legal move: the game is over")
+
+// Best picks a move for the side to move at a playing level, with a fresh
+// searcher. The context cancels the search; cancelling is not an error:
+// the best move found so far is returned (at worst the first legal move).
+func Best(ctx context.Context, pos *engine.Position, level int, rng *rand.Rand) (engine.Move, Info, error) {
+	cfg, err := Level(level)
+	if err != nil {
+		return engine.Move{}, Info{}, err
+	}
+	return NewSearcher().Search(ctx, pos, cfg, rng)
+}
+
+const (
+	maxPly    = 96
+	maxDepth  = 64
+	infinity  = 32000
+	mateScore = 31000
+	// Scores beyond mateBound are mates.
+	mateBound = mateScore - 2*maxPly
+)
+
+// Searcher keeps a transposition table between searches. It is not safe
+// for concurrent use: a worker pool keeps one per worker.
+type Searcher struct {
+	tt      *table
+	variant *engine.Variant
+
+	// per search
+	ctx     context.Context
+	cfg     Config
+	pos     *engine.Position
+	bi      *boardInfo
+	nodes   int64
+	stopped bool
+	hist    []uint64
+	moves   [maxPly + 1][]engine.Move
+	scores  [maxPly + 1][]int32
+	killers [maxPly + 1][2]engine.Move
+	history [2][7][]int32
+	pv      [maxPly + 1][maxPly + 1]engine.Move
+	pvLen   [maxPly + 1]int
+}
+
+// NewSearcher returns a searcher with a 12 MB transposition table.
+func NewSearcher() *Searcher {
+	s := &Searcher{tt: newTable(19)}
+	for i := range s.moves {
+		s.moves[i] = make([]engine.Move, 0, 128)
+		s.scores[i] = make([]int32, 0, 128)
+	}
+	return s
+}
+
+// Search picks a move for the side to move of pos (which it does not
+// modify) under cfg, drawing randomness from rng (nil: none).
+func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config, rng *rand.Rand) (engine.Move, Info, error) {
+	info := Info{Level: cfg.Level}
+	root := pos.Clone()
+	legal := root.LegalMoves()
+	if len(legal) == 0 {
+		return engine.Move{}, info, ErrNoMoves
+	}
+	if cfg.Random {
+		return randomMove(root, legal, rng), info, nil
+	}
+	if len(legal) == 1 {
+		info.PV = legal[:1]
+		return legal[0], info, nil
+	}
+	if cfg.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, cfg.Time)
+		defer cancel()
+	}
+	start := time.Now()
+	s.prepare(ctx, root, cfg)
+
+	// Noise is drawn once per root move, before searching, so it only
+	// depends on rng and the move list.
+	noise := make([]int32, len(legal))
+	if cfg.Noise > 0 && rng != nil {
+		for i := range noise {
+			noise[i] = int32(rng.IntN(2*cfg.Noise+1) - cfg.Noise)
+		}
+	}
+	rs := newRootMoves(s, legal, noise)
+
+	best := rs.moves[0].m
+	depthLimit := maxDepth
+	if cfg.Depth > 0 {
+		depthLimit = min(cfg.Depth, maxDepth)
+	}
+	for depth := 1; depth <= depthLimit; depth++ {
+		score, ok := s.searchRoot(rs, depth)
+		if rs.bestChanged || ok {
+			best = rs.moves[0].m
+		}
+		if !ok {
+			info.Stopped = true
+			break
+		}
+		info.Depth = depth
+		info.Score = int(score)
+		info.Mate = mateIn(score)
+		info.PV = append([]engine.Move(nil), s.pv[0][:s.pvLen[0]]...)
+		// A found mate will not get shorter by searching deeper than
+		// twice its length.
+		if info.Mate != 0 && depth >= 2*abs(info.Mate)+1 {
+			break
+		}
+		// Don't start an iteration that cannot finish: each one costs a
+		// few times the previous one.
+		if cfg.Nodes > 0 && s.nodes > cfg.Nodes/2 {
+			break
+		}
+		if cfg.Time > 0 && time.Since(start) > cfg.Time/2 {
+			break
+		}
+	}
+	info.Nodes = s.nodes
+	if len(info.PV) == 0 || !info.PV[0].Same(best) {
+		info.PV = []engine.Move{best}
+	}
+	s.ctx, s.pos = nil, nil
+	return best, info, nil
+}
+
+// prepare resets the per-search state.
+func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Config) {
+	if s.variant != root.V {
+		s.tt.clear()
+		s.variant = root.V
+		n := root.Geo().N
+		for c := range s.history {
+			for k := range s.history[c] {
+				s.history[c][k] = make([]int32, n)
+			}
+		}
+	}
+	for c := range s.history {
+		for k := range s.history[c] {
+			for i := range s.history[c][k] {
+				s.history[c][k][i] /= 8
+			}
+		}
+	}
+	s.killers = [maxPly + 1][2]engine.Move{}
+	s.ctx, s.cfg, s.pos = ctx, cfg, root
+	s.bi = infoFor(root.V)
+	s.nodes = 0
+	s.stopped = false
+	s.hist = append(append(s.hist[:0], cfg.History...), root.Hash)
+}
+
+func mateIn(score int32) int {
+	switch {
+	case score > mateBound:
+		return int(mateScore-score+1) / 2
+	case score < -mateBound:
+		return -int(mateScore+score+1) / 2
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// randomMove is level 1: a random legal move, a capture three times in four
+// when there is one.
+func randomMove(p *engine.Position, legal []engine.Move, rng *rand.Rand) engine.Move {
+	var caps []engine.Move
+	for _, m := range legal {
+		if p.IsNoisy(m) {
+			caps = append(caps, m)
+		}
+	}
+	if rng == nil {
+		if len(caps) > 0 {
+			return caps[0]
+		}
+		return legal[0]
+	}
+	if len(caps) > 0 && rng.IntN(4) != 0 {
+		return caps[rng.IntN(len(caps))]
+	}
+	return legal[rng.IntN(len(legal))]
+}
+
+// GameHistory returns the hashes of a game's positions before its current
+// one, oldest first: Config.History for a move in that game.
+func GameHistory(g *engine.Game) ([]uint64, error) {
+	var pos *engine.Position
+	if g.Start == "" {
+		pos = g.Variant.StartPosition()
+	} else {
+		var err error
+		if pos, err = g.Variant.ParsePosition(g.Start); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]uint64, 0, len(g.Moves))
+	for i, s := range g.Moves {
+		out = append(out, pos.Hash)
+		m, err := pos.ParseCanonical(s)
+		if err != nil {
+			return nil, fmt.Errorf("move %d (%s): %w", i+1, s, err)
+		}
+		pos.Make(m)
+	}
+	return out, nil
+}
