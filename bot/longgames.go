@@ -289,6 +289,11 @@ func (s *Service) rateGame(c *call, rec *storage.Game) {
 	if engine.Reason(rec.Reason) == engine.ReasonAborted {
 		return
 	}
+	// A game given up or agreed drawn before both players have moved says
+	// nothing about their strength; like an aborted game it is not rated.
+	if len(rec.Moves) < 2 && (engine.Reason(rec.Reason) == engine.ReasonResignation || engine.Reason(rec.Reason) == engine.ReasonAgreement) {
+		return
+	}
 	ng, err := s.store.RateGame(rec.ID, c.Time, func(g *storage.Game, w, b storage.Rating) (storage.Rating, storage.Rating) {
 		nw, nb := rating.Game(toGlicko(w), toGlicko(b), score)
 		w, b = fromGlicko(w, nw), fromGlicko(b, nb)

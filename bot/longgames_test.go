@@ -241,6 +241,8 @@ func TestRatings(t *testing.T) {
 	}
 	// A second rated game uses the ratings after the first.
 	h.timedGame("")
+	h.ok("alice", "e4")
+	h.ok("bob", "e5")
 	h.ok("bob", "/resign")
 	wantA2, _ := rating.Game(wantA, wantB, 1)
 	a, _ = h.store.Rating("standard", "test:alice")
@@ -249,11 +251,15 @@ func TestRatings(t *testing.T) {
 	}
 	// Unrated: no change.
 	h.timedGame("rated:false")
+	h.ok("alice", "e4")
+	h.ok("bob", "e5")
 	h.ok("alice", "/resign")
 	if a2, _ := h.store.Rating("standard", "test:alice"); a2 != a {
 		t.Fatalf("an unrated game changed the rating: %+v → %+v", a, a2)
 	}
 	h.timedGame("variant:toroidal")
+	h.ok("alice", "e4")
+	h.ok("bob", "e7-e6")
 	h.ok("alice", "/draw")
 	h.ok("bob", "/draw accept")
 

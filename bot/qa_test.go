@@ -161,6 +161,8 @@ const qaSeed = 2026
 func TestStatsAndHistoryNameWithoutMention(t *testing.T) {
 	h := newHarness(t, Limits{CommandsPer10s: 1000})
 	id := h.startGame("standard")
+	h.ok("alice", "e4")
+	h.ok("bob", "e5")
 	h.ok("bob", "/resign game:"+id)
 	for _, line := range []string{"/stats bob", "/history bob"} {
 		h.refused("alice", line, "@bob")
@@ -186,5 +188,20 @@ func TestFormatTTL(t *testing.T) {
 		if got := formatTTL(d); got != want {
 			t.Errorf("formatTTL(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// A game resigned before both players have moved is not rated (it says
+// nothing about strength; rating it moved both players by 162 points).
+func TestResignBeforeMovingIsUnrated(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	id := h.startGame("standard")
+	h.ok("alice", "e4")
+	r := h.ok("bob", "/resign game:"+id)
+	if strings.Contains(r.Text, "Ratings:") || h.game(id).Rating != nil {
+		t.Errorf("a one-move resignation was rated: %q", r.Text)
+	}
+	if r := h.ok("alice", "/stats"); !strings.Contains(r.Text, "no rating yet") {
+		t.Errorf("/stats after an unrated game: %q", r.Text)
 	}
 }
