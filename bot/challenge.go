@@ -16,6 +16,9 @@ import (
 // id without hyphens, or the variant's name, case-insensitively.
 func findVariant(s string) (*engine.Variant, bool) {
 	want := squash(s)
+	if id, ok := variantNicknames[want]; ok {
+		want = squash(id)
+	}
 	for _, id := range engine.Variants() {
 		v, err := engine.GetVariant(id)
 		if err != nil {
@@ -26,6 +29,15 @@ func findVariant(s string) (*engine.Variant, bool) {
 		}
 	}
 	return nil, false
+}
+
+// variantNicknames are what people call the boards (squashed form).
+var variantNicknames = map[string]string{
+	"chess": "standard", "normal": "standard", "classic": "standard", "fide": "standard",
+	"mobius": "moebius", "mobiusstrip": "moebius", "nierse": "moebiusnierse",
+	"torus": "toroidal", "cylinder": "cylindrical", "kleinbottle": "klein",
+	"cube8": "cube", "cubes": "cube", "5cube": "cube5", "smallcube": "cube5",
+	"66": "chess66", "shifted": "chess66",
 }
 
 func squash(s string) string {

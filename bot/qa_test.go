@@ -205,3 +205,15 @@ func TestResignBeforeMovingIsUnrated(t *testing.T) {
 		t.Errorf("/stats after an unrated game: %q", r.Text)
 	}
 }
+
+func TestVariantNicknames(t *testing.T) {
+	for typed, id := range map[string]string{"torus": "toroidal", "Cylinder": "cylindrical", "Möbius": "moebius", "mobius": "moebius", "Klein bottle": "klein", "66": "chess66", "moebius-nierse": "moebius-nierse", "Cube5": "cube5"} {
+		v, ok := findVariant(typed)
+		if !ok || v.ID != id {
+			t.Errorf("%q: got %v, want %s", typed, v, id)
+		}
+	}
+	if _, ok := findVariant("bob"); ok {
+		t.Error("bob is not a variant")
+	}
+}
