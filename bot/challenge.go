@@ -89,6 +89,10 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 	}
 	v, ok := findVariant(variant)
 	if !ok {
+		if c.arg("variant") == "" && opponent.ID == "" {
+			// "/challenge bob": more likely a person than a board.
+			return s.fail(c, "%s To challenge someone, mention them: /challenge @%s", unknownVariant(variant), strings.TrimPrefix(variant, "@"))
+		}
 		return s.fail(c, "%s", unknownVariant(variant))
 	}
 	if color == "" {

@@ -217,3 +217,8 @@ func TestVariantNicknames(t *testing.T) {
 		t.Error("bob is not a variant")
 	}
 }
+
+func TestChallengeByBareNameHints(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	h.refused("alice", "/challenge bob", "mention them: /challenge @bob")
+}
