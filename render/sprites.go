@@ -111,7 +111,8 @@ func drawMarker(what, n int) *image.RGBA {
 		dc.DrawCircle(c, c, 0.16*float64(n))
 		dc.Fill()
 	} else {
-		w := 0.085 * float64(n)
+		// Thick enough to read on the small cells of the cube net too.
+		w := math.Max(0.12*float64(n), 3)
 		dc.SetLineWidth(w)
 		dc.DrawCircle(c, c, c-w/2-0.5)
 		dc.Stroke()
