@@ -108,7 +108,8 @@ func (s *Service) pickGame(c *call, spectate bool) (*storage.Game, []Reply) {
 		// A move can only be meant for a game where it is the mover's turn.
 		var toMove []*storage.Game
 		for _, g := range games {
-			if p := playerToMove(g); p.ID == c.User.ID {
+			v, err := engine.GetVariant(g.Variant)
+			if err == nil && playerOf(g, sideToMove(g, v)).ID == c.User.ID {
 				toMove = append(toMove, g)
 			}
 		}
@@ -656,24 +657,4 @@ func choiceLabels(pos *engine.Position, choices []string) []string {
 		seen[labels[i]] = true
 	}
 	return labels
-}
-
-// playerToMove says whose turn it is in a stored game without replaying
-// it: the start position's side, flipped once per move.
-func playerToMove(g *storage.Game) storage.Player {
-	white := true
-	if f := strings.Fields(g.Start); len(f) > 0 {
-		side := f[0]
-		if strings.Contains(side, "/") && len(f) > 1 { // an ordinary FEN
-			side = f[1]
-		}
-		white = side != "b"
-	}
-	if len(g.Moves)%2 == 1 {
-		white = !white
-	}
-	if white {
-		return g.White
-	}
-	return g.Black
 }

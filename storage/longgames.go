@@ -139,7 +139,7 @@ func (s *Store) DueGames(now time.Time) ([]string, error) {
 		}
 		limit := uint64(max(now.UnixNano(), 0))
 		c := b.Cursor()
-		for k, _ := c.First(); k != nil && len(k) > 8 && binary.BigEndian.Uint64(k) <= limit; k, _ = c.Next() {
+		for k, _ := c.First(); len(k) > 8 && binary.BigEndian.Uint64(k) <= limit; k, _ = c.Next() {
 			ids = append(ids, string(k[8:]))
 		}
 		return nil

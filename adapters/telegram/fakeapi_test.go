@@ -387,13 +387,6 @@ func (f *fakeAPI) dump() string {
 	return b.String()
 }
 
-// messageOf returns what the fake stored for a sent message.
-func (f *fakeAPI) messageOf(id int) map[string]any {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.messages[id]
-}
-
 // lastMessageID is the id of the newest message the bot sent.
 func (f *fakeAPI) lastSent() int {
 	f.mu.Lock()

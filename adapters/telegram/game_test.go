@@ -200,7 +200,7 @@ func TestGameTapToMove(t *testing.T) {
 	f.sayReplying(alice, group, "/challenge white", hers)
 	ch, m := g.next("sendMessage", m)
 	f.press(bob, g.sentID(), buttonData(t, ch.Params["reply_markup"], "Accept"))
-	p, m := g.photo(m, "@alice, your move")
+	p, _ := g.photo(m, "@alice, your move")
 	board := g.sentID()
 
 	// tap plays one move through the keyboards under the newest board.

@@ -14,19 +14,24 @@ const maxNameLen = 24
 // checkName validates a display name or a room name: a short word of
 // letters, digits, '_', '-' and '.', so it can be typed as @name and is
 // never markup.
+// nameError is a refusal of a name, worded as a sentence for the page.
+type nameError string
+
+func (e nameError) Error() string { return string(e) }
+
 func checkName(s, what string) (string, error) {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "@"))
 	switch n := utf8.RuneCountInString(s); {
 	case n == 0:
-		return "", fmt.Errorf("Pick a %s.", what)
+		return "", nameError(fmt.Sprintf("Pick a %s.", what))
 	case n > maxNameLen:
-		return "", fmt.Errorf("A %s has at most %d characters.", what, maxNameLen)
+		return "", nameError(fmt.Sprintf("A %s has at most %d characters.", what, maxNameLen))
 	case !utf8.ValidString(s):
-		return "", fmt.Errorf("That %s is not valid text.", what)
+		return "", nameError(fmt.Sprintf("That %s is not valid text.", what))
 	}
 	for _, r := range s {
 		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' && r != '.' {
-			return "", fmt.Errorf("A %s may use letters, digits, _ - and . only (no spaces or symbols like %q).", what, r)
+			return "", nameError(fmt.Sprintf("A %s may use letters, digits, _ - and . only (no spaces or symbols like %q).", what, r))
 		}
 	}
 	return s, nil
