@@ -410,7 +410,21 @@ func (p *Position) sanReading(orig string, kind Kind, rest string, promo Kind, l
 		}
 		cands = append(cands, m)
 	}
-	_ = capture // "x" is accepted whether or not the move captures
+	// "x" is accepted whether or not the move captures. A plain pawn
+	// step like "e5" means, as in SAN, the pawn of that file, when other
+	// pawns could also land there (Heisenberg's reappearances, the cube).
+	if kind == Pawn && dis == "" && !capture && len(cands) > 1 {
+		toFace, toLetters, _ := cellParts(p.g.Name(to))
+		var straight []Move
+		for _, m := range cands {
+			if face, letters, _ := cellParts(p.g.Name(int(m.From))); face == toFace && letters == toLetters && letters != "" {
+				straight = append(straight, m)
+			}
+		}
+		if len(straight) > 0 {
+			cands = straight
+		}
+	}
 	if len(cands) == 0 {
 		for c, pc := range p.Board {
 			if pc.Kind() == kind && pc.Color() == p.Side && match(c) {

@@ -190,3 +190,31 @@ func TestSANReadsBackRandomGames(t *testing.T) {
 		}
 	}
 }
+
+// In Heisenberg chess after 1. e4 three black pawns can land on e5 (d7 and
+// f7 by reappearing next to the watched d5/f5); "e5" is the e-pawn's step,
+// as SAN reads it, while d7-e5 stays typeable in full.
+func TestPlainPawnStepMeansThatFile(t *testing.T) {
+	v := MustVariant("heisenberg")
+	pos := v.StartPosition()
+	m, err := pos.ParseMove("e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos.Make(m)
+	var toE5 []string
+	for _, l := range pos.LegalMoves() {
+		if v.Geo.Name(int(l.To)) == "e5" {
+			toE5 = append(toE5, pos.Canonical(l))
+		}
+	}
+	if len(toE5) < 2 {
+		t.Fatalf("the position no longer tests anything: moves to e5 are %v", toE5)
+	}
+	for in, want := range map[string]string{"e5": "e7-e5", "d7-e5": "d7-e5", "d7e5": "d7-e5"} {
+		got, err := pos.ParseMove(in)
+		if err != nil || pos.Canonical(got) != want {
+			t.Errorf("%q: got %v (%v), want %s", in, pos.Canonical(got), err, want)
+		}
+	}
+}
