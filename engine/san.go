@@ -17,9 +17,10 @@ func (p *Position) SAN(m Move) string {
 		legal := p.LegalMoves()
 		from := p.g.Name(int(m.From))
 		capture := p.Board[m.To] != 0 || m.Flags&FlagEnPassant != 0
-		if pc.Kind() == Pawn && !capture && p.ambiguousBy(legal, m, func(int) string { return "" }) {
+		if pc.Kind() == Pawn && !capture && p.ambiguousBy(legal, m, func(int) string { return "" }) && !p.readsBack(p.g.Name(int(m.To))+promoSuffix(m), m) {
 			// Two pawns can step to one cell on some boards (the cube,
-			// Heisenberg reappearances): write the move out in full.
+			// Heisenberg reappearances) and the plain step does not name
+			// this one: write the move out in full.
 			sb.WriteString(from + "-")
 		} else if pc.Kind() == Pawn {
 			if capture {
@@ -128,4 +129,17 @@ func (p *Position) disMatch(legal []Move, kind Kind, to int, d string) func(c in
 		}
 	}
 	return func(c int) bool { return p.g.disambiguates(c, d) }
+}
+
+func promoSuffix(m Move) string {
+	if m.Promo == NoKind {
+		return ""
+	}
+	return "=" + m.Promo.Letter()
+}
+
+// readsBack reports whether the text parses as exactly this move.
+func (p *Position) readsBack(text string, m Move) bool {
+	back, err := p.ParseMove(text)
+	return err == nil && back.Same(m)
 }
