@@ -75,6 +75,7 @@ func (s *Service) save(c *call, rec *storage.Game, g *engine.Game) error {
 	}
 	s.rateGame(c, rec)
 	s.cache.put(rec.ID, rec.Rev, g)
+	s.botSaved(rec)
 	return nil
 }
 

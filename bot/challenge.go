@@ -62,6 +62,12 @@ func parseColor(s string) (string, bool) {
 }
 
 func (s *Service) cmdChallenge(c *call) []Reply {
+	if wantsBot(c) {
+		return s.challengeBot(c)
+	}
+	if c.arg("level") != "" {
+		return s.fail(c, "level: is for games against the computer: /challenge bot level:%s.", c.arg("level"))
+	}
 	variant, color, timeArg := c.arg("variant"), c.arg("color"), c.arg("time")
 	var opponent User
 	if len(c.Mentions) > 0 {

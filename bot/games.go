@@ -222,8 +222,13 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 	if rec.Active() {
 		p := playerOf(rec, pos.Side)
 		viewer = p.ID
-		r.Text += " " + toMoveText(rec, pos) + clockNote(rec, pos, c.Time)
-		r.Mentions = []string{p.ID}
+		if p.ID == BotID {
+			// Its move comes later, through the Notify senders.
+			r.Text += fmt.Sprintf(" %s is thinking…", p.Name)
+		} else {
+			r.Text += " " + toMoveText(rec, pos) + clockNote(rec, pos, c.Time)
+			r.Mentions = []string{p.ID}
+		}
 	} else {
 		r.Text += " " + endText(rec) + ratingNote(rec)
 	}
@@ -304,6 +309,7 @@ func (s *Service) cmdMove(c *call) []Reply {
 	}
 	r := s.stateReply(c, rec, pos, caption)
 	r.Supersedes = offers
+	s.botTurn(rec)
 	return []Reply{r}
 }
 
@@ -517,6 +523,9 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 	side, replies := s.playerCheck(c, rec)
 	if replies != nil {
 		return replies
+	}
+	if rec.BotLevel > 0 {
+		return s.botDraw(c, rec, answer)
 	}
 	me, other := playerOf(rec, side), playerOf(rec, side.Other())
 	offeredByOther := rec.DrawOffer == side.Other().String()

@@ -11,6 +11,7 @@ import (
 // HelpText lists the commands; adapters may show it as their description.
 const HelpText = `I run chess games on twisted boards. Commands:
 /challenge @player [variant] [white|black|random] [time:1d|time:5+3] [rated:false] — challenge someone (no name: anyone here may accept); rated unless rated:false
+/challenge bot [variant] [level:1-5] [white|black] — play the computer, at once (unrated)
 /accept, /decline — answer a challenge (or a draw offer); /cancel — withdraw your challenge
 /move <move> — play a move: e2e4, e2-e4, Nf3, exd5, O-O, e7e8=Q
 /board — show the board; /moves <cell> — where the piece on that cell can go

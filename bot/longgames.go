@@ -232,19 +232,26 @@ func (s *Service) tickGame(id string, now time.Time) (out []Reply) {
 type senders struct {
 	mu sync.Mutex
 	m  map[string]func(Reply)
+	// held are replies for platforms without a sender yet (see post).
+	held []Reply
 }
 
 // Notify registers how to post a reply in a channel of a platform
 // ("discord", "telegram", "web", "console"). RunClock delivers reminders
-// and losses on time through it; an adapter that can post on its own
-// calls it when it starts.
+// and losses on time through it, and the bot opponent its moves; an
+// adapter that can post on its own calls it when it starts. Replies held
+// for the platform until then are sent at once.
 func (s *Service) Notify(platform string, send func(Reply)) {
 	s.notify.mu.Lock()
-	defer s.notify.mu.Unlock()
 	if s.notify.m == nil {
 		s.notify.m = map[string]func(Reply){}
 	}
 	s.notify.m[platform] = send
+	held := s.takeHeld(platform)
+	s.notify.mu.Unlock()
+	for _, r := range held {
+		send(r)
+	}
 }
 
 // RunClock calls Tick every interval until ctx ends and sends the replies
@@ -255,15 +262,7 @@ func (s *Service) RunClock(ctx context.Context, every time.Duration) {
 	defer t.Stop()
 	for {
 		for _, r := range s.Tick(time.Time{}) {
-			platform, _, _ := strings.Cut(r.Channel, ":")
-			s.notify.mu.Lock()
-			send := s.notify.m[platform]
-			s.notify.mu.Unlock()
-			if send == nil {
-				s.log.Warn("clock: no sender for platform", "platform", platform, "channel", r.Channel)
-				continue
-			}
-			send(r)
+			s.post(r)
 		}
 		select {
 		case <-ctx.Done():

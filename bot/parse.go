@@ -40,6 +40,7 @@ var namedArgs = map[string]string{
 	"answer":      "answer",
 	"time":        "time", "clock": "time", "tc": "time",
 	"rated": "rated",
+	"level": "level", "lvl": "level",
 }
 
 // splitArgs merges a command's Args with key:value words of its Text and

@@ -76,6 +76,10 @@ func (s *Service) picture(pos *engine.Position, opt render.Options, name, gameID
 
 // gamePicture draws a game's current position for a viewer.
 func (s *Service) gamePicture(rec *storage.Game, pos *engine.Position, viewer string) (*Image, error) {
-	opt := boardOptions(rec, pos, s.orientation(viewer, pos))
+	o := s.orientation(viewer, pos)
+	if rec.BotLevel > 0 {
+		o = s.botGameOrientation(rec)
+	}
+	opt := boardOptions(rec, pos, o)
 	return s.picture(pos, opt, fmt.Sprintf("%s-%d.png", rec.ID, len(rec.Moves)), rec.ID)
 }

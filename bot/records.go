@@ -46,6 +46,9 @@ func (s *Service) cmdTakeback(c *call) []Reply {
 	if out := s.flagIfLate(c, rec, g, unlock); out != nil {
 		return out
 	}
+	if rec.BotLevel > 0 {
+		return s.botTakeback(c, rec, g, side, answer, unlock)
+	}
 	me, other := playerOf(rec, side), playerOf(rec, side.Other())
 	askedByOther := rec.TakebackOffer == side.Other().String()
 	askedByMe := rec.TakebackOffer == side.String()

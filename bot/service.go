@@ -96,6 +96,9 @@ type Config struct {
 	// RecentEvents is how many event ids (with their replies) are kept in
 	// memory to answer redeliveries identically (default 1024).
 	RecentEvents int
+	// Bot configures the computer opponent (/challenge bot); its workers
+	// run once StartBot is called.
+	Bot BotConfig
 }
 
 // Service is the platform-neutral bot. It is safe for concurrent use.
@@ -114,7 +117,8 @@ type Service struct {
 	events    *eventLog
 	rate      *rateLimiter
 	cache     *gameCache
-	notify    senders // where RunClock posts reminders and losses on time
+	notify    senders // where RunClock and the bot opponent post
+	ai        *opponent
 }
 
 // New builds a service on an open store.
@@ -127,6 +131,7 @@ func New(store *storage.Store, cfg Config) *Service {
 		now:     cfg.Now,
 		coin:    cfg.Coin,
 		log:     cfg.Logger,
+		ai:      newOpponent(cfg.Bot),
 	}
 	if s.painter == nil {
 		s.painter = render.New()

@@ -42,6 +42,9 @@ type Game struct {
 	// the change once applied.
 	Rated  bool          `json:"rated,omitempty"`
 	Rating *RatingChange `json:"rating,omitempty"`
+	// BotLevel is the playing level (1..5) of the computer opponent in a
+	// game against the bot; 0 when both players are people.
+	BotLevel int `json:"bot_level,omitempty"`
 	// Clock is the time control and its state; nil for untimed games.
 	Clock   *Clock    `json:"clock,omitempty"`
 	Created time.Time `json:"created"`
