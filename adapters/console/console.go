@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"topochess/bot"
@@ -42,6 +43,20 @@ type Console struct {
 	// session makes event ids unique across runs on the same database
 	// (the service remembers applied event ids).
 	session string
+	// posted are the replies the service sent on its own (the bot
+	// opponent's moves), printed once it has settled.
+	postedMu sync.Mutex
+	posted   []bot.Reply
+}
+
+// notifier and waiter are the parts of bot.Service the console uses to
+// show the bot opponent's moves, which arrive asynchronously.
+type notifier interface {
+	Notify(platform string, send func(bot.Reply))
+}
+
+type waiter interface {
+	WaitBot()
 }
 
 type shown struct {
@@ -54,13 +69,25 @@ func New(h bot.Handler, opt Options) *Console {
 	if opt.Channel == "" {
 		opt.Channel = "console:main"
 	}
-	return &Console{h: h, opt: opt, session: strconv.FormatInt(time.Now().UnixNano(), 36)}
+	c := &Console{h: h, opt: opt, session: strconv.FormatInt(time.Now().UnixNano(), 36)}
+	if n, ok := h.(notifier); ok {
+		n.Notify("console", func(r bot.Reply) {
+			c.postedMu.Lock()
+			c.posted = append(c.posted, r)
+			c.postedMu.Unlock()
+		})
+	}
+	return c
 }
 
 // Run reads lines until EOF.
 func (c *Console) Run(in io.Reader, out io.Writer) error {
 	sc := bufio.NewScanner(in)
 	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	// Moves of resumed games against the bot come first.
+	if err := c.settle(bot.Command{Channel: c.opt.Channel}, out); err != nil {
+		return err
+	}
 	for sc.Scan() {
 		if err := c.Line(sc.Text(), out); err != nil {
 			return err
@@ -166,6 +193,26 @@ func (c *Console) send(cmd bot.Command, out io.Writer) error {
 	}
 	for _, r := range c.h.Handle(cmd) {
 		if err := c.print(r, cmd, out); err != nil {
+			return err
+		}
+	}
+	return c.settle(cmd, out)
+}
+
+// settle waits until the bot opponent has answered and prints its
+// moves, so a transcript reads in order and the next line sees the
+// answered game.
+func (c *Console) settle(cmd bot.Command, out io.Writer) error {
+	if w, ok := c.h.(waiter); ok {
+		w.WaitBot()
+	}
+	c.postedMu.Lock()
+	posted := c.posted
+	c.posted = nil
+	c.postedMu.Unlock()
+	for _, r := range posted {
+		// Nobody typed it: it is no one's private reply.
+		if err := c.print(r, bot.Command{Channel: cmd.Channel}, out); err != nil {
 			return err
 		}
 	}

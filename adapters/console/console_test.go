@@ -2,6 +2,7 @@ package console
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
 	"image/png"
@@ -27,6 +28,12 @@ var update = flag.Bool("update", false, "rewrite the golden transcripts (and gen
 // picture must decode.
 func run(t *testing.T, script string) string {
 	t.Helper()
+	return runWith(t, script, bot.BotConfig{}, false)
+}
+
+// runWith is run with the bot opponent's workers started when withBot.
+func runWith(t *testing.T, script string, bc bot.BotConfig, withBot bool) string {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := storage.Open(filepath.Join(dir, "bot.db"), storage.Options{})
 	if err != nil {
@@ -41,7 +48,13 @@ func run(t *testing.T, script string) string {
 		Now:     clock,
 		Coin:    func() bool { return true },
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Bot:     bc,
 	})
+	if withBot {
+		ctx, cancel := context.WithCancel(context.Background())
+		wait := svc.StartBot(ctx)
+		defer func() { cancel(); wait() }()
+	}
 	images := filepath.Join(dir, "images")
 	var out bytes.Buffer
 	if err := New(svc, Options{ImageDir: images, Now: clock}).Run(strings.NewReader(script), &out); err != nil {

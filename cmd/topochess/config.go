@@ -14,6 +14,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"topochess/bot"
+	"topochess/engine/search"
 )
 
 // Secret is a token or password: it prints and logs as "[redacted]" so a
@@ -55,6 +56,12 @@ type Config struct {
 	Images struct {
 		Size int `yaml:"size"`
 	} `yaml:"images"`
+	Bot struct {
+		Workers      int            `yaml:"workers"`
+		MaxLevel     int            `yaml:"max_level"`
+		DefaultLevel int            `yaml:"default_level"`
+		ReplyDelay   *time.Duration `yaml:"reply_delay"`
+	} `yaml:"bot"`
 	Log struct {
 		Level  string `yaml:"level"`
 		Format string `yaml:"format"`
@@ -130,7 +137,45 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	if _, err := parseLevel(cfg.Log.Level); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkBot(); err != nil {
+		return nil, err
+	}
 	return cfg, nil
+}
+
+// checkBot refuses bot settings out of range (zero means the default).
+func (c *Config) checkBot() error {
+	b := c.Bot
+	if b.Workers < 0 || b.Workers > 64 {
+		return fmt.Errorf("config: bot.workers must be between 1 and 64 (0: the default, 2), not %d", b.Workers)
+	}
+	if b.MaxLevel < 0 || b.MaxLevel > search.MaxLevel {
+		return fmt.Errorf("config: bot.max_level must be between 1 and %d, not %d", search.MaxLevel, b.MaxLevel)
+	}
+	maxLevel := b.MaxLevel
+	if maxLevel == 0 {
+		maxLevel = search.MaxLevel
+	}
+	if b.DefaultLevel < 0 || b.DefaultLevel > maxLevel {
+		return fmt.Errorf("config: bot.default_level must be between 1 and bot.max_level (%d), not %d", maxLevel, b.DefaultLevel)
+	}
+	if b.ReplyDelay != nil && (*b.ReplyDelay < 0 || *b.ReplyDelay > time.Minute) {
+		return fmt.Errorf("config: bot.reply_delay must be between 0s and 1m, not %v", *b.ReplyDelay)
+	}
+	return nil
+}
+
+// defaultReplyDelay keeps the bot's answer behind the human's move on the
+// way to the chat (an upload to Discord or Telegram takes a moment).
+const defaultReplyDelay = time.Second
+
+// botConfig converts the bot section for the service.
+func (c *Config) botConfig() bot.BotConfig {
+	delay := defaultReplyDelay
+	if c.Bot.ReplyDelay != nil {
+		delay = *c.Bot.ReplyDelay
+	}
+	return bot.BotConfig{Workers: c.Bot.Workers, MaxLevel: c.Bot.MaxLevel, DefaultLevel: c.Bot.DefaultLevel, Delay: delay}
 }
 
 func parseLevel(s string) (slog.Level, error) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"topochess/adapters/console"
 )
@@ -29,12 +31,22 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// flood limit is for chat platforms.
 		cfg.Limits.CommandsPer10s = 1000
 	}
+	// The console waits for the computer's answers before the next line,
+	// so they need no delay.
+	var noDelay time.Duration
+	cfg.Bot.ReplyDelay = &noDelay
 	svc, store, err := openService(cfg, cfg.logger(stderr))
 	if err != nil {
 		fmt.Fprintf(stderr, "topochess console: %v\n", err)
 		return 1
 	}
 	defer store.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	waitBot := svc.StartBot(ctx)
+	defer func() {
+		cancel()
+		waitBot()
+	}()
 	svc.Maintain()
 	fmt.Fprintf(stdout, "# topochess console: storage %s, pictures in %s. Type \"alice: /help\".\n", cfg.Storage.Path, *images)
 	c := console.New(svc, console.Options{Channel: *channel, ImageDir: *images})

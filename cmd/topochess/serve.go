@@ -61,7 +61,7 @@ func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, e
 	if cfg.Images.Size > 0 {
 		r.Long = cfg.Images.Size
 	}
-	svc := bot.New(store, bot.Config{Limits: cfg.limits(), Painter: r, Logger: log})
+	svc := bot.New(store, bot.Config{Limits: cfg.limits(), Painter: r, Logger: log, Bot: cfg.botConfig()})
 	return svc, store, nil
 }
 
@@ -100,6 +100,15 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := serveContext()
 	defer stop()
 	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
+	// The computer opponent: its workers resume the games where it is to
+	// move and post its moves through the adapters' senders. On the way
+	// out its searches are cancelled and waited for before the storage
+	// closes.
+	waitBot := svc.StartBot(ctx)
+	defer func() {
+		stop()
+		waitBot()
+	}()
 	go func() {
 		t := time.NewTicker(time.Hour)
 		defer t.Stop()
