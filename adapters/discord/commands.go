@@ -29,6 +29,7 @@ func slashCommands() []*dg.ApplicationCommand {
 			{Type: dg.ApplicationCommandOptionUser, Name: "opponent", Description: "Who to play; leave empty to let anyone here accept"},
 			strOpt("variant", "Board: standard, moebius, torus, cube, chess66, heisenberg, … (see /variants)", false, true),
 			choiceOpt("color", "Your colour (random if not given)", "white", "black", "random"),
+			choiceOpt("level", "Play the computer at this level instead: 1 easiest … 5 strongest", "1", "2", "3", "4", "5"),
 		}},
 		{Name: "accept", Description: "Accept a challenge", Options: []*dg.ApplicationCommandOption{
 			strOpt("challenge", "Which challenge, when several are open", false, false),
