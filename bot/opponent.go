@@ -236,7 +236,7 @@ func (s *Service) resumeBotGames() {
 		return
 	}
 	for _, rec := range games {
-		if playerToMove(rec).ID == BotID {
+		if botToMove(rec) {
 			s.log.Info("bot: resuming game", "game", rec.ID)
 			s.ai.enqueue(rec.ID, rec.Rev)
 		}
@@ -245,7 +245,7 @@ func (s *Service) resumeBotGames() {
 
 // botTurn queues the bot's answer when a saved game waits for it.
 func (s *Service) botTurn(rec *storage.Game) {
-	if rec.BotLevel > 0 && rec.Active() && playerToMove(rec).ID == BotID {
+	if rec.BotLevel > 0 && rec.Active() && botToMove(rec) {
 		s.ai.enqueue(rec.ID, rec.Rev)
 	}
 }
@@ -253,7 +253,7 @@ func (s *Service) botTurn(rec *storage.Game) {
 // botSaved is called for every saved game: a change that does not leave
 // the bot to move (an ending, a takeback) makes its search pointless.
 func (s *Service) botSaved(rec *storage.Game) {
-	if rec.BotLevel > 0 && !(rec.Active() && playerToMove(rec).ID == BotID) {
+	if rec.BotLevel > 0 && !(rec.Active() && botToMove(rec)) {
 		s.ai.cancel(rec.ID)
 	}
 }
@@ -312,7 +312,7 @@ func (s *Service) botSnapshot(t *botTask) (*storage.Game, *engine.Position, []ui
 		s.log.Error("bot: load game", "game", t.game, "err", err)
 		return nil, nil, nil, false
 	}
-	if rec.Rev != t.rev || !rec.Active() || rec.BotLevel <= 0 || playerToMove(rec).ID != BotID {
+	if rec.Rev != t.rev || !rec.Active() || rec.BotLevel <= 0 || !botToMove(rec) {
 		return nil, nil, nil, false
 	}
 	g, err := s.game(rec)
@@ -389,6 +389,12 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 	r.Channel = rec.Channel
 	r.Supersedes = offers
 	return r, true
+}
+
+// botToMove reports whether the computer is to move in a stored game.
+func botToMove(rec *storage.Game) bool {
+	v, err := engine.GetVariant(rec.Variant)
+	return err == nil && playerOf(rec, sideToMove(rec, v)).ID == BotID
 }
 
 // moveSeed varies the bot's randomness by game and move.
