@@ -184,23 +184,24 @@ func playAgainstBot(t *testing.T, bh *botHarness, id string, seed uint64, maxPli
 		pos := bh.position(id)
 		legal := pos.CanonicalMoves()
 		mv := legal[rng.IntN(len(legal))]
+		plies := len(bh.game(id).Moves)
 		r := bh.ok("alice", "/move "+mv)
 		checkPNG(t, r)
+		got := bh.settle()
 		rec := bh.game(id)
-		if !rec.Active() {
-			if got := bh.settle(); len(got) != 0 {
-				t.Fatalf("bot moved in a finished game:%s", dump(got))
+		if len(rec.Moves) == plies+1 { // alice's move ended the game
+			if rec.Active() || len(got) != 0 || strings.Contains(r.Text, "thinking") {
+				t.Fatalf("after alice's %s (result %q): %q, and the bot posted:%s", mv, rec.Result, r.Text, dump(got))
 			}
 			break
 		}
 		if !strings.Contains(r.Text, "is thinking…") || len(r.Mentions) != 0 {
 			t.Fatalf("reply to alice's move %s: %q mentions %v", mv, r.Text, r.Mentions)
 		}
-		checkBotReply(t, bh.settle(), id, "alice")
+		checkBotReply(t, got, id, "alice")
 		// The bot's move is checked against the legal moves of the
 		// position it answered, computed here independently of the
 		// search.
-		rec = bh.game(id)
 		before, err := engine.Replay(pos.V, rec.Start, rec.Moves[:len(rec.Moves)-1])
 		if err != nil {
 			t.Fatal(err)
