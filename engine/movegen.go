@@ -283,15 +283,15 @@ func (p *Position) AppendLegal(ms []Move) []Move {
 	if p.V.Observation {
 		return p.appendHeisenberg(ms)
 	}
-	return p.appendLegal(ms, true)
+	start := len(ms)
+	return p.filterLegal(p.genPseudo(ms), start)
 }
 
-// appendLegal filters pseudo-legal moves by king safety and, on the Möbius
-// strip, the mate rule (skipped when mateRule is false: RULES §3 does not
-// apply it inside its own checkmate test).
-func (p *Position) appendLegal(ms []Move, mateRule bool) []Move {
-	start := len(ms)
-	ms = p.genPseudo(ms)
+// filterLegal keeps the moves of ms[start:] that are legal: king safety
+// (tested for the king, en passant, castling and pinned pieces, or every
+// move when in check) and, on the Möbius strip, the mate rules for moves
+// that end on the twin of the enemy king's cell.
+func (p *Position) filterLegal(ms []Move, start int) []Move {
 	us := p.Side
 	them := us.Other()
 	k := p.King[us]
@@ -300,10 +300,8 @@ func (p *Position) appendLegal(ms []Move, mateRule bool) []Move {
 	}
 	inCheck := p.Attacked(int(k), them)
 	pin := p.pinned(k, us)
-	// The Möbius mate rules only concern moves that end on the twin of the
-	// enemy king's cell.
 	mateTwin := int16(-1)
-	if mateRule && p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
+	if p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
 		mateTwin = p.g.Twin[p.King[them]]
 	}
 	w := start

@@ -44,48 +44,6 @@ func (p *Position) IsNoisy(m Move) bool {
 	return x != 0 && x.Color() != p.Side
 }
 
-// filterLegal keeps the moves of ms[start:] that are legal, with the same
-// tests as appendLegal: king safety (for the king, en passant, castling
-// and pinned pieces, or every move when in check), and the Möbius mate
-// rules for moves that end on the twin of the enemy king's cell.
-func (p *Position) filterLegal(ms []Move, start int) []Move {
-	us := p.Side
-	them := us.Other()
-	k := p.King[us]
-	if k < 0 {
-		return ms
-	}
-	inCheck := p.Attacked(int(k), them)
-	pin := p.pinned(k, us)
-	mateTwin := int16(-1)
-	if p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
-		mateTwin = p.g.Twin[p.King[them]]
-	}
-	w := start
-	for i := start; i < len(ms); i++ {
-		m := ms[i]
-		need := inCheck || m.From == k || m.Flags&(FlagEnPassant|FlagCastle) != 0 || pin.has(int(m.From))
-		mate := mateTwin >= 0 && (m.To == mateTwin || m.Flags&FlagCastle != 0)
-		if need || mate {
-			u := p.Make(m)
-			ok := true
-			if need {
-				ok = !p.Attacked(int(p.King[us]), them)
-			}
-			if ok && mate {
-				ok = !p.violatesMateRule(m, u)
-			}
-			p.Unmake(m, u)
-			if !ok {
-				continue
-			}
-		}
-		ms[w] = m
-		w++
-	}
-	return ms[:w]
-}
-
 // NullUndo is what UnmakeNull needs.
 type NullUndo struct {
 	epSkip, epPawn int16
