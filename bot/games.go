@@ -255,18 +255,11 @@ func (s *Service) cmdMove(c *call) []Reply {
 	if rec == nil {
 		return replies
 	}
-	unlock := s.lockGame(rec.ID)
-	defer unlock()
-	rec, g, replies := s.loadLocked(c, rec.ID)
+	rec, g, side, unlock, replies := s.playerGame(c, rec.ID)
 	if rec == nil {
-		unlock()
 		return replies
 	}
-	side, replies := s.playerCheck(c, rec)
-	if replies != nil {
-		unlock()
-		return replies
-	}
+	defer unlock()
 	if out := s.flagIfLate(c, rec, g, unlock); out != nil {
 		return out
 	}
@@ -461,18 +454,11 @@ func (s *Service) cmdResign(c *call) []Reply {
 	if rec == nil {
 		return replies
 	}
-	unlock := s.lockGame(rec.ID)
-	defer unlock()
-	rec, g, replies := s.loadLocked(c, rec.ID)
+	rec, g, side, unlock, replies := s.playerGame(c, rec.ID)
 	if rec == nil {
-		unlock()
 		return replies
 	}
-	side, replies := s.playerCheck(c, rec)
-	if replies != nil {
-		unlock()
-		return replies
-	}
+	defer unlock()
 	g.Resign(side)
 	offer := rec.DrawOffer
 	rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
@@ -514,16 +500,11 @@ func (s *Service) cmdDraw(c *call) []Reply {
 
 // drawAction offers ("") or answers ("accept", "decline") a draw.
 func (s *Service) drawAction(c *call, id, answer string) []Reply {
-	unlock := s.lockGame(id)
-	defer unlock()
-	rec, g, replies := s.loadLocked(c, id)
+	rec, g, side, unlock, replies := s.playerGame(c, id)
 	if rec == nil {
 		return replies
 	}
-	side, replies := s.playerCheck(c, rec)
-	if replies != nil {
-		return replies
-	}
+	defer unlock()
 	if rec.BotLevel > 0 {
 		return s.botDraw(c, rec, answer)
 	}
@@ -666,4 +647,21 @@ func choiceLabels(pos *engine.Position, choices []string) []string {
 		seen[labels[i]] = true
 	}
 	return labels
+}
+
+// playerGame locks a game, loads it and checks that the caller plays in
+// it. On success the caller must call unlock (calling it again is
+// harmless); on failure the lock is already released and the replies say
+// why.
+func (s *Service) playerGame(c *call, id string) (rec *storage.Game, g *engine.Game, side engine.Color, unlock func(), replies []Reply) {
+	unlock = s.lockGame(id)
+	if rec, g, replies = s.loadLocked(c, id); rec == nil {
+		unlock()
+		return nil, nil, 0, nil, replies
+	}
+	if side, replies = s.playerCheck(c, rec); replies != nil {
+		unlock()
+		return nil, nil, 0, nil, replies
+	}
+	return rec, g, side, unlock, nil
 }

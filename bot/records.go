@@ -33,16 +33,11 @@ func (s *Service) cmdTakeback(c *call) []Reply {
 	if rec == nil {
 		return replies
 	}
-	unlock := s.lockGame(rec.ID)
-	defer unlock()
-	rec, g, replies := s.loadLocked(c, rec.ID)
+	rec, g, side, unlock, replies := s.playerGame(c, rec.ID)
 	if rec == nil {
 		return replies
 	}
-	side, replies := s.playerCheck(c, rec)
-	if replies != nil {
-		return replies
-	}
+	defer unlock()
 	if out := s.flagIfLate(c, rec, g, unlock); out != nil {
 		return out
 	}
