@@ -75,23 +75,29 @@ func describe(rec *storage.Game, viewer string) string {
 	return fmt.Sprintf("%s: %s, %s vs %s", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name)
 }
 
+// gameByID loads the game a player named (g12 or 12) if it belongs to
+// this channel; hint tells where to find the right id.
+func (s *Service) gameByID(c *call, id, hint string) (*storage.Game, []Reply) {
+	id = normalizeID(id, "g")
+	rec, err := s.store.Game(id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, s.fail(c, "There is no game %q. %s", id, hint)
+	}
+	if err != nil {
+		return nil, s.internal(c, err)
+	}
+	if rec.Channel != c.Channel {
+		return nil, s.fail(c, "Game %s belongs to another channel.", rec.ID)
+	}
+	return rec, nil
+}
+
 // pickGame finds the game a command is about: the game argument, else the
 // user's only active game here (or, for spectators' reads, the channel's
 // only game). When it is ambiguous the replies ask which, with buttons.
 func (s *Service) pickGame(c *call, spectate bool) (*storage.Game, []Reply) {
 	if id := c.arg("game"); id != "" {
-		id = normalizeID(id, "g")
-		rec, err := s.store.Game(id)
-		if errors.Is(err, storage.ErrNotFound) {
-			return nil, s.fail(c, "There is no game %q. /games lists yours.", id)
-		}
-		if err != nil {
-			return nil, s.internal(c, err)
-		}
-		if rec.Channel != c.Channel {
-			return nil, s.fail(c, "Game %s is played in another channel.", rec.ID)
-		}
-		return rec, nil
+		return s.gameByID(c, id, "/games lists yours.")
 	}
 	games, err := s.store.ActiveGames(c.User.ID, c.Channel)
 	if err != nil {

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -152,18 +151,7 @@ func (s *Service) pickRecord(c *call) (*storage.Game, []Reply) {
 		c.args["game"] = id
 	}
 	if id := c.arg("game"); id != "" {
-		id = normalizeID(id, "g")
-		rec, err := s.store.Game(id)
-		if errors.Is(err, storage.ErrNotFound) {
-			return nil, s.fail(c, "There is no game %q. /history lists the games finished here.", id)
-		}
-		if err != nil {
-			return nil, s.internal(c, err)
-		}
-		if rec.Channel != c.Channel {
-			return nil, s.fail(c, "Game %s was played in another channel.", rec.ID)
-		}
-		return rec, nil
+		return s.gameByID(c, id, "/history lists the games finished here.")
 	}
 	mine, err := s.store.ActiveGames(c.User.ID, c.Channel)
 	if err != nil {

@@ -139,7 +139,7 @@ func (s *Service) Tap(cmd Command, game string, ply int, path []string) (TapMenu
 		return refuse("There is no game %q.", id)
 	}
 	if rec.Channel != cmd.Channel {
-		return refuse("Game %s is played in another channel.", rec.ID)
+		return refuse("Game %s belongs to another channel.", rec.ID)
 	}
 	side, replies := s.playerCheck(c, rec)
 	if replies != nil {
