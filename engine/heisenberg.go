@@ -293,7 +293,10 @@ func (p *Position) appendHeisenberg(ms []Move) []Move {
 		ms = p.pieceMoves(ms, int16(o), &w, &sOf)
 	}
 	ms = p.genCastling(ms)
-	return p.keepLegal(ms, start)
+	// Wherever a change of speed or position lands, it cannot open a line
+	// the origin did not shield, so the ordinary filter (pinned pieces,
+	// king moves, en passant, everything when in check) is exact here.
+	return p.filterLegal(ms, start)
 }
 
 // pieceMoves appends every candidate move of the non-king piece on o.
@@ -321,33 +324,6 @@ func (p *Position) pieceMoves(ms []Move, o int16, w *watch, sOf *[64]int16) []Mo
 		ms = p.positionChange(ms, o, s, int(w.n[s]), fide, w, &done)
 	}
 	return ms
-}
-
-// keepLegal drops from ms[start:] the moves that leave the mover's king
-// attacked. Only moves of a pinned piece, king moves, en passant and every
-// move when in check can do that: wherever a change of speed or position
-// lands, it cannot open a line the origin did not shield.
-func (p *Position) keepLegal(ms []Move, start int) []Move {
-	us := p.Side
-	them := us.Other()
-	k := p.King[us]
-	if k < 0 {
-		return ms
-	}
-	inCheck := p.Attacked(int(k), them)
-	pin := p.pinned(k, us)
-	w := start
-	for i := start; i < len(ms); i++ {
-		m := ms[i]
-		if inCheck || m.From == k || m.Flags&(FlagEnPassant|FlagCastle) != 0 || pin.has(int(m.From)) {
-			if !p.legal(m) {
-				continue
-			}
-		}
-		ms[w] = m
-		w++
-	}
-	return ms[:w]
 }
 
 // legal plays m and reports whether the mover's king is then safe.
