@@ -160,7 +160,10 @@ func New(store *storage.Store, cfg Config) *Service {
 
 // lockGame takes a game's lock. The returned unlock may be called more
 // than once, so callers release early (before drawing) and also defer it
-// (so a panic never leaves a game locked).
+// (so a panic never leaves a game locked). Deferred during a panic, it
+// first forgets the game's cached copy, which the panic may have left
+// half-changed, so the next holder replays the stored game; the panic
+// then goes on to the caller's recover.
 func (s *Service) lockGame(id string) (unlock func()) {
 	h := fnv.New32a()
 	h.Write([]byte(id))
@@ -168,10 +171,16 @@ func (s *Service) lockGame(id string) (unlock func()) {
 	m.Lock()
 	held := true
 	return func() {
-		if held {
-			held = false
-			m.Unlock()
+		if !held {
+			return
 		}
+		held = false
+		if r := recover(); r != nil {
+			s.cache.drop(id)
+			m.Unlock()
+			panic(r)
+		}
+		m.Unlock()
 	}
 }
 
