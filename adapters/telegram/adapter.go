@@ -2,13 +2,14 @@ package telegram
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +17,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"topochess/adapters/internal/redact"
 	"topochess/bot"
 )
 
@@ -42,7 +44,10 @@ type Adapter struct {
 	cfg   Config
 	h     bot.Handler
 	mover Mover
-	log   *slog.Logger
+	// log filters every line through secrets, which knows the token and
+	// the webhook secret; errors leaving Run pass through it too.
+	log     *slog.Logger
+	secrets *redact.Filter
 
 	api  *tgbotapi.BotAPI
 	out  *sender
@@ -73,9 +78,9 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	silenceLibrary(cfg.Logger)
+	secrets := redact.New(cfg.Token, cfg.WebhookSecret)
 	a := &Adapter{
-		cfg: cfg, h: h, log: cfg.Logger,
+		cfg: cfg, h: h, log: secrets.Logger(cfg.Logger), secrets: secrets,
 		users:     newUserCache(10000),
 		keys:      newKeyStore(20000),
 		buttons:   newButtonStore(10000),
@@ -86,31 +91,43 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 		listening: make(chan string, 1),
 	}
 	a.mover, _ = h.(Mover)
+	silenceLibrary(a.log, cfg.Token)
 	return a, nil
 }
 
-// tokenPattern matches bot tokens ("123456:AA…") wherever they appear.
-var tokenPattern = regexp.MustCompile(`\d{5,}:[A-Za-z0-9_-]{20,}`)
-
-func redact(s string) string { return tokenPattern.ReplaceAllString(s, "[token]") }
-
-var libraryLog sync.Once
-
-// silenceLibrary replaces the library's logger, whose network errors
-// print the request URL with the token, by one that writes redacted lines
-// at debug level.
-func silenceLibrary(l *slog.Logger) {
-	libraryLog.Do(func() { _ = tgbotapi.SetLogger(libLogger{l}) })
+// The library logs through one package-wide logger, and its network
+// errors print the request URL with the token. It is pointed at the
+// newest adapter's (filtered) logger, at debug level, and cuts out every
+// token any adapter was given.
+var library struct {
+	sync.Mutex
+	once    sync.Once
+	log     *slog.Logger
+	secrets *redact.Filter
 }
 
-type libLogger struct{ l *slog.Logger }
+func silenceLibrary(l *slog.Logger, token string) {
+	library.Lock()
+	defer library.Unlock()
+	if library.secrets == nil {
+		library.secrets = redact.New()
+	}
+	library.secrets.Add(token)
+	library.log = l
+	library.once.Do(func() { _ = tgbotapi.SetLogger(libLogger{}) })
+}
 
-func (g libLogger) Println(v ...any) {
-	g.l.Debug("telegram library", "msg", redact(strings.TrimSpace(fmt.Sprintln(v...))))
+type libLogger struct{}
+
+func (libLogger) write(msg string) {
+	library.Lock()
+	l, f := library.log, library.secrets
+	library.Unlock()
+	l.Debug("telegram library", "msg", f.String(strings.TrimSpace(msg)))
 }
-func (g libLogger) Printf(f string, v ...any) {
-	g.l.Debug("telegram library", "msg", redact(fmt.Sprintf(f, v...)))
-}
+
+func (g libLogger) Println(v ...any)          { g.write(fmt.Sprintln(v...)) }
+func (g libLogger) Printf(f string, v ...any) { g.write(fmt.Sprintf(f, v...)) }
 
 // ctxClient gives the library's requests a context (its calls take none):
 // long polls stop with Run's context, sends with the sender's, so
@@ -119,6 +136,7 @@ func (g libLogger) Printf(f string, v ...any) {
 type ctxClient struct {
 	c              *http.Client
 	poll, sendCtxt context.Context
+	secrets        *redact.Filter
 }
 
 func (c *ctxClient) Do(req *http.Request) (*http.Response, error) {
@@ -132,9 +150,42 @@ func (c *ctxClient) Do(req *http.Request) (*http.Response, error) {
 		if errors.As(err, &ue) {
 			return nil, fmt.Errorf("%s %s: %w", ue.Op, methodOf(req.URL.Path), ue.Err)
 		}
-		return nil, errors.New(redact(err.Error()))
+		return nil, errors.New(c.secrets.String(err.Error()))
+	}
+	if resp.StatusCode >= 500 {
+		return nil, c.serverError(req, resp)
 	}
 	return resp, nil
+}
+
+// serverError is a 5xx answer: Telegram (or a proxy in front of it) is
+// in trouble, so the call did not happen and may be tried again. The
+// library cannot tell: it loses the status of uploads and fails to
+// decode the HTML pages of outages.
+type serverError struct {
+	method string
+	status int
+	text   string
+}
+
+func (e *serverError) Error() string {
+	return fmt.Sprintf("%s: Bot API answered %d: %s", e.method, e.status, e.text)
+}
+
+func (c *ctxClient) serverError(req *http.Request, resp *http.Response) error {
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<10))
+	var body struct {
+		Description string `json:"description"`
+	}
+	text := strings.TrimSpace(string(b))
+	if json.Unmarshal(b, &body) == nil && body.Description != "" {
+		text = body.Description
+	}
+	if len(text) > 200 {
+		text = strings.ToValidUTF8(text[:200], "") + "…"
+	}
+	return &serverError{method: methodOf(req.URL.Path), status: resp.StatusCode, text: c.secrets.String(text)}
 }
 
 func methodOf(path string) string {
@@ -150,14 +201,14 @@ func methodOf(path string) string {
 func (a *Adapter) Run(ctx context.Context) error {
 	sendCtx, cancelSend := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelSend()
-	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: sendCtx}
+	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: sendCtx, secrets: a.secrets}
 	a.out = newSender(sendCtx, a.cfg.Limits, a.log)
 	a.out.now, a.out.sleep, a.out.retryUnit = a.now, a.sleep, a.retryUnit
 	if err := a.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped before Telegram could be reached
 		}
-		return err
+		return a.secrets.Error(err)
 	}
 	a.log.Info("telegram: connected", "bot", "@"+a.api.Self.UserName)
 	if err := a.registerCommands(); err != nil {
@@ -189,7 +240,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 	if !a.out.drain(5 * time.Second) {
 		a.log.Warn("telegram: some replies were not sent before shutdown")
 	}
-	return err
+	return a.secrets.Error(err)
 }
 
 // connect calls getMe until it works; a refused token stops at once.
@@ -207,7 +258,7 @@ func (a *Adapter) connect(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		a.log.Warn("telegram: cannot reach the Bot API, retrying", "err", redact(err.Error()), "wait", wait)
+		a.log.Warn("telegram: cannot reach the Bot API, retrying", "err", err, "wait", wait)
 		if err := a.sleep(ctx, wait); err != nil {
 			return err
 		}
@@ -270,7 +321,7 @@ func (a *Adapter) poll(ctx context.Context) error {
 			if e, ok := apiError(err); ok && e.RetryAfter > 0 {
 				d = time.Duration(e.RetryAfter) * a.retryUnit
 			}
-			a.log.Warn("telegram: getUpdates failed, retrying", "err", redact(err.Error()), "wait", d)
+			a.log.Warn("telegram: getUpdates failed, retrying", "err", err, "wait", d)
 			if a.sleep(ctx, d) != nil {
 				break
 			}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"topochess/adapters/internal/endpoint"
 )
 
 // Config is the telegram section of the configuration file.
@@ -43,6 +45,9 @@ type Config struct {
 	Limits Limits
 	// Logger receives the adapter's logs (default slog.Default()).
 	Logger *slog.Logger
+	// limits bound the HTTP server facing the platform (tests shorten
+	// them; the defaults suit the open internet).
+	limits endpoint.Limits
 }
 
 // Limits are Telegram's documented sending limits; zero fields take them.

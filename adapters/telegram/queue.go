@@ -216,6 +216,10 @@ func apiError(err error) (tgbotapi.Error, bool) {
 // long. Multipart uploads (sendPhoto) come back with Code 0 and only
 // RetryAfter set, so RetryAfter is what counts.
 func retryDelay(err error, unit time.Duration) (time.Duration, bool) {
+	var se *serverError
+	if errors.As(err, &se) {
+		return unit, true
+	}
 	e, ok := apiError(err)
 	if !ok {
 		return 0, false // network errors: the call may have gone through

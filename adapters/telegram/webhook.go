@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"topochess/adapters/internal/endpoint"
 )
 
 // secretHeader carries telegram.webhook_secret on every webhook request.
@@ -32,11 +33,21 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var u tgbotapi.Update
-	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&u); err != nil {
-		// 400 would make Telegram redeliver a broken update forever; it is
-		// logged and acknowledged instead.
-		a.log.Warn("telegram: unreadable webhook update", "err", err)
-		w.WriteHeader(http.StatusOK)
+	if err := json.NewDecoder(r.Body).Decode(&u); err != nil {
+		var tooLarge *http.MaxBytesError
+		var ne net.Error
+		switch {
+		case errors.As(err, &tooLarge):
+			http.Error(w, "update too large", http.StatusRequestEntityTooLarge)
+		case errors.As(err, &ne) && ne.Timeout():
+			// Cut off while sending: Telegram delivers it again.
+			http.Error(w, "too slow", http.StatusRequestTimeout)
+		default:
+			// 400 would make Telegram redeliver a broken update forever;
+			// it is logged and acknowledged instead.
+			a.log.Warn("telegram: unreadable webhook update", "err", err)
+			w.WriteHeader(http.StatusOK)
+		}
 		return
 	}
 	a.dispatch(u)
@@ -53,8 +64,8 @@ func (a *Adapter) serveWebhook(ctx context.Context) error {
 	}
 	mux := http.NewServeMux()
 	mux.Handle(path, a)
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	ln, err := net.Listen("tcp", a.cfg.WebhookListen)
+	srv := endpoint.Server(mux, a.log, a.cfg.limits)
+	ln, err := endpoint.Listen(a.cfg.WebhookListen, a.cfg.limits)
 	if err != nil {
 		return err
 	}
@@ -68,14 +79,14 @@ func (a *Adapter) serveWebhook(ctx context.Context) error {
 	for wait := a.cfg.Backoff; ; wait = min(2*wait, a.cfg.MaxBackoff) {
 		_, err := a.api.MakeRequest("setWebhook", params)
 		if err == nil {
-			a.log.Info("telegram: webhook registered", "url", redact(a.cfg.WebhookURL), "listen", ln.Addr().String())
+			a.log.Info("telegram: webhook registered", "url", a.secrets.String(a.cfg.WebhookURL), "listen", ln.Addr().String())
 			break
 		}
 		if e, ok := apiError(err); ok && e.Code == http.StatusBadRequest {
 			_ = srv.Close()
-			return fmt.Errorf("telegram: setWebhook refused %s: %s", redact(a.cfg.WebhookURL), e.Message)
+			return fmt.Errorf("telegram: setWebhook refused %s: %s", a.secrets.String(a.cfg.WebhookURL), e.Message)
 		}
-		a.log.Warn("telegram: setWebhook failed, retrying", "err", redact(err.Error()), "wait", wait)
+		a.log.Warn("telegram: setWebhook failed, retrying", "err", err, "wait", wait)
 		if a.sleep(ctx, wait) != nil {
 			break
 		}

@@ -1,0 +1,101 @@
+package telegram
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"topochess/adapters/internal/endpoint"
+)
+
+// slowPost sends a POST's headers and then one byte of its body every
+// 100 ms, and returns how long the server kept the connection (or giveUp
+// and false if it never let go).
+func slowPost(t *testing.T, addr, path, secret string, giveUp time.Duration) (time.Duration, bool) {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Error(err)
+		return 0, false
+	}
+	defer conn.Close()
+	began := time.Now()
+	head := "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
+	if secret != "" {
+		head += secretHeader + ": " + secret + "\r\n"
+	}
+	if _, err := io.WriteString(conn, head+"\r\n{"); err != nil {
+		t.Error(err)
+		return 0, false
+	}
+	go func() {
+		for {
+			time.Sleep(100 * time.Millisecond)
+			if _, err := conn.Write([]byte(" ")); err != nil {
+				return
+			}
+		}
+	}()
+	_ = conn.SetReadDeadline(began.Add(giveUp))
+	_, err = io.Copy(io.Discard, conn)
+	if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		return giveUp, false
+	}
+	return time.Since(began), true
+}
+
+func TestWebhookDropsSlowBodies(t *testing.T) {
+	f := newFakeAPI(t)
+	h := &scriptHandler{}
+	r := start(t, f, h, func(c *Config) {
+		c.WebhookURL = "https://bot.example.org/tg/hook"
+		c.WebhookSecret = "s3cret_Value-1"
+		c.WebhookListen = "127.0.0.1:0"
+		c.limits = endpoint.Limits{ReadHeader: 500 * time.Millisecond, Read: time.Second}
+	})
+	addr := <-r.a.listening
+	type result struct {
+		took time.Duration
+		cut  bool
+	}
+	// Slow bodies from strangers (no secret) and from someone who has it.
+	results := make(chan result, 4)
+	for _, secret := range []string{"", "", "s3cret_Value-1", "s3cret_Value-1"} {
+		go func() {
+			took, cut := slowPost(t, addr, "/tg/hook", secret, 8*time.Second)
+			results <- result{took, cut}
+		}()
+	}
+	// Meanwhile Telegram's updates still get through, at once.
+	time.Sleep(200 * time.Millisecond)
+	body, _ := json.Marshal(f.message(alice, group, "/help", 0)["message"])
+	began := time.Now()
+	req, _ := http.NewRequest("POST", "http://"+addr+"/tg/hook", bytes.NewReader([]byte(`{"update_id":8001,"message":`+string(body)+`}`)))
+	req.Header.Set(secretHeader, "s3cret_Value-1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || time.Since(began) > 500*time.Millisecond {
+		t.Errorf("an update beside slow bodies: status %d after %v", resp.StatusCode, time.Since(began))
+	}
+	f.waitSent("sendMessage", 0, 1)
+	for range 4 {
+		res := <-results
+		if !res.cut || res.took > 3*time.Second {
+			t.Errorf("a body sent one byte per 100 ms was held %v (cut: %v), want dropped after about 1 s", res.took, res.cut)
+		}
+	}
+	if n := len(h.commands()); n != 1 {
+		t.Errorf("%d commands handled, want 1 (the slow bodies are no updates)", n)
+	}
+	if strings.Contains(r.logs.String(), "unreadable webhook update") {
+		t.Errorf("a slow body was taken for a broken update (Telegram would not send it again):\n%s", r.logs.String())
+	}
+}
