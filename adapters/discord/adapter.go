@@ -13,14 +13,19 @@ import (
 
 	dg "github.com/bwmarrin/discordgo"
 
+	"topochess/adapters/internal/endpoint"
+	"topochess/adapters/internal/redact"
 	"topochess/bot"
 )
 
 // Adapter serves one Discord application.
 type Adapter struct {
-	cfg      Config
-	h        bot.Handler
+	cfg Config
+	h   bot.Handler
+	// log filters every line through secrets, which knows the token;
+	// errors leaving Run pass through it too.
 	log      *slog.Logger
+	secrets  *redact.Filter
 	s        *dg.Session
 	pub      ed25519.PublicKey
 	overflow *overflow
@@ -39,9 +44,8 @@ func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if log == nil {
-		log = slog.Default()
-	}
+	secrets := redact.New(secretsOf(cfg.Token)...)
+	log = secrets.Logger(log)
 	if cfg.DeferAfter <= 0 {
 		cfg.DeferAfter = defaultDeferAfter
 	}
@@ -63,7 +67,7 @@ func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
 	installLogger(log, cfg.Token)
 
 	a := &Adapter{
-		cfg: cfg, h: h, log: log, s: s,
+		cfg: cfg, h: h, log: log, secrets: secrets, s: s,
 		overflow: newOverflow(4096),
 		sent:     newSentIndex(4096),
 		ready:    make(chan struct{}),
@@ -86,57 +90,90 @@ func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
 	return a, nil
 }
 
-// Ready is closed once the commands are registered, the gateway is open
-// and the interactions endpoint listens.
+// Ready is closed once the adapter takes interactions: over the gateway
+// after the commands are registered and the gateway is open; over HTTP
+// as soon as the endpoint listens.
 func (a *Adapter) Ready() <-chan struct{} { return a.ready }
 
 // InteractionsAddr is where the HTTP interactions endpoint listens (nil
 // when it does not); valid after Ready.
 func (a *Adapter) InteractionsAddr() net.Addr { return a.httpAddr }
 
-// Run registers the commands, connects and serves until ctx ends.
+// Run registers the commands, connects and serves until ctx ends: over
+// the HTTP interactions endpoint when one is configured, over the
+// gateway otherwise.
 func (a *Adapter) Run(ctx context.Context) error {
+	if a.cfg.InteractionsListen != "" {
+		return a.secrets.Error(a.runEndpoint(ctx))
+	}
+	return a.secrets.Error(a.runGateway(ctx))
+}
+
+func (a *Adapter) runGateway(ctx context.Context) error {
 	if err := a.retry(ctx, "register commands", a.register); err != nil {
 		return err
 	}
-	if !a.cfg.NoGateway {
-		if err := a.retry(ctx, "open gateway", func(context.Context) error { return a.s.Open() }); err != nil {
-			return err
-		}
-	}
-	var srv *http.Server
-	if a.cfg.InteractionsListen != "" {
-		ln, err := net.Listen("tcp", a.cfg.InteractionsListen)
-		if err != nil {
-			return fmt.Errorf("discord: interactions endpoint: %w", err)
-		}
-		a.httpAddr = ln.Addr()
-		srv = &http.Server{Handler: a, ReadHeaderTimeout: 5 * time.Second}
-		go func() {
-			if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				a.log.Error("discord interactions endpoint stopped", "err", err)
-			}
-		}()
-		a.log.Info("discord interactions endpoint listening", "addr", a.httpAddr.String())
+	if err := a.retry(ctx, "open gateway", func(context.Context) error { return a.s.Open() }); err != nil {
+		return err
 	}
 	close(a.ready)
 	<-ctx.Done()
-	if !a.cfg.NoGateway {
-		// discordgo's heartbeat goroutine may fail on the closed socket
-		// after Close and reconnect on its own; forbid that first (under
-		// the session lock, as discordgo reads it after taking the lock).
-		a.s.Lock()
-		a.s.ShouldReconnectOnError = false
-		a.s.Unlock()
-		_ = a.s.Close()
-	}
-	if srv != nil {
-		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = srv.Shutdown(shut)
-		cancel()
-	}
+	// discordgo's heartbeat goroutine may fail on the closed socket
+	// after Close and reconnect on its own; forbid that first (under
+	// the session lock, as discordgo reads it after taking the lock).
+	a.s.Lock()
+	a.s.ShouldReconnectOnError = false
+	a.s.Unlock()
+	_ = a.s.Close()
 	a.inflight.Wait()
 	return nil
+}
+
+// runEndpoint serves the HTTP interactions endpoint, a stateless front
+// end: no gateway, every answer and follow-up over REST with the
+// interaction's token. It listens at once, so Discord's checks of the
+// endpoint URL succeed while the commands are still being registered
+// (in the background, retried until Discord takes them).
+func (a *Adapter) runEndpoint(ctx context.Context) error {
+	ln, err := endpoint.Listen(a.cfg.InteractionsListen, a.cfg.limits)
+	if err != nil {
+		return fmt.Errorf("discord: interactions endpoint: %w", err)
+	}
+	a.httpAddr = ln.Addr()
+	srv := endpoint.Server(a, a.log, a.cfg.limits)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	a.log.Info("discord interactions endpoint listening", "addr", a.httpAddr.String())
+	close(a.ready)
+
+	regCtx, stopRegistering := context.WithCancel(ctx)
+	defer stopRegistering()
+	registered := make(chan error, 1)
+	go func() { registered <- a.retry(regCtx, "register commands", a.register) }()
+
+	var failed error
+	for failed == nil && ctx.Err() == nil {
+		select {
+		case <-ctx.Done():
+		case err := <-registered:
+			// Only a refused token ends the retries; it would refuse every
+			// picture and message too.
+			if err != nil && ctx.Err() == nil {
+				failed = err
+			}
+			registered = nil
+		case err := <-served:
+			if !errors.Is(err, http.ErrServerClosed) {
+				failed = fmt.Errorf("discord: interactions endpoint stopped: %w", err)
+			}
+		}
+	}
+	stopRegistering()
+	shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = srv.Shutdown(shut)
+	cancel()
+	a.inflight.Wait()
+	return failed
 }
 
 // retry runs a start-up step until it works: Discord being briefly away
@@ -151,7 +188,7 @@ func (a *Adapter) retry(ctx context.Context, what string, f func(context.Context
 		if isUnauthorized(err) {
 			return errUnauthorized
 		}
-		a.log.Error("discord: "+what+" failed; retrying", "err", redact(err.Error(), a.cfg.Token), "in", wait)
+		a.log.Error("discord: "+what+" failed; retrying", "err", err, "in", wait)
 		select {
 		case <-ctx.Done():
 			return ctx.Err()

@@ -13,6 +13,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"topochess/adapters/internal/endpoint"
 )
 
 // Config is the discord section of the configuration file.
@@ -31,15 +33,17 @@ type Config struct {
 	// requests to the HTTP interactions endpoint.
 	PublicKey string
 	// InteractionsListen is the address of the HTTP interactions
-	// endpoint ("" for none: interactions come over the gateway).
+	// endpoint. When set, interactions come only there and no gateway
+	// connection is made; "" for the gateway.
 	InteractionsListen string
-	// NoGateway skips the gateway connection (HTTP interactions only).
-	NoGateway bool
 
 	// DeferAfter is how long a command may take before the adapter
 	// acknowledges it and follows up later (default 1.2 s). Discord
 	// drops interactions not answered within 3 s.
 	DeferAfter time.Duration
+	// limits bound the HTTP server facing the platform (tests shorten
+	// them; the defaults suit the open internet).
+	limits endpoint.Limits
 }
 
 const (

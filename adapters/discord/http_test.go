@@ -67,7 +67,6 @@ func TestHTTPInteractions(t *testing.T) {
 		},
 	}
 	e := start(t, h, func(c *Config) {
-		c.NoGateway = true
 		c.InteractionsListen = "127.0.0.1:0"
 		c.PublicKey = hex.EncodeToString(pub)
 	})
@@ -104,16 +103,16 @@ func TestHTTPInteractions(t *testing.T) {
 		t.Errorf("autocomplete: %d %s", code, pretty(out))
 	}
 
-	// A picture cannot ride on the HTTP response: acknowledged, then put
-	// in place through the webhook with the file.
+	// A picture cannot ride on the HTTP response: acknowledged, then sent
+	// as a follow-up through the webhook with the file.
 	in := e.interaction(2, alice, slashData("board"))
 	code, out = s.post(t, in, time.Now(), priv)
 	if code != 200 || jnum(out, "type") != 5 {
 		t.Errorf("board: %d %s", code, pretty(out))
 	}
-	edit := e.webhook(in["id"].(string), "PATCH", "/messages/@original")
-	if jstr(edit.JSON, "content") != "the board" || len(edit.Files) != 1 || !bytes.Equal(edit.Files[0].Data, img) || jstr(edit.JSON, "attachments", 0, "description") != "alt text" {
-		t.Errorf("board edit: %s, %d files", edit.Raw, len(edit.Files))
+	fu := e.webhook(in["id"].(string), "POST", "")
+	if jstr(fu.JSON, "content") != "the board" || len(fu.Files) != 1 || !bytes.Equal(fu.Files[0].Data, img) || jstr(fu.JSON, "attachments", 0, "description") != "alt text" {
+		t.Errorf("board follow-up: %s, %d files", fu.Raw, len(fu.Files))
 	}
 	for _, r := range e.f.all() {
 		if strings.HasPrefix(r.Path, "/interactions/") {

@@ -159,16 +159,16 @@ func (a *Adapter) answerNow(ctx context.Context, b *batch, r responder) func() {
 	first := b.here[0]
 	if first.file != nil && !r.uploads {
 		// The HTTP answer cannot carry the picture: acknowledge with the
-		// message's visibility, then put the message in place.
+		// message's visibility, then send the messages as follow-ups with
+		// their files. The first one takes the place of the "thinking"
+		// placeholder, and unlike an edit it notifies the users it
+		// mentions.
 		err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseDeferredChannelMessageWithSource, Data: &message{Flags: first.Flags}}, nil)
 		if err != nil {
 			a.log.Warn("discord: could not acknowledge an interaction", "interaction", b.i.ID)
 			return nil
 		}
-		return func() {
-			a.editOriginal(b, first)
-			a.finish(b, b.here[1:])
-		}
+		return func() { a.finish(b, b.here) }
 	}
 	// The key is known before the message exists, so that a button
 	// pressed at once can already supersede it (through the token).

@@ -4,30 +4,40 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"sync"
 
 	dg "github.com/bwmarrin/discordgo"
+
+	"topochess/adapters/internal/redact"
 )
 
 // discordgo logs through one package-wide function; it is pointed at the
-// adapter's slog logger, with every configured token cut out (discordgo's
-// debug lines print the identify packet, token included).
+// newest adapter's (filtered) slog logger, and cuts out every token any
+// adapter was given (discordgo's debug lines print the identify packet,
+// token included).
 var dgLog struct {
 	sync.Mutex
 	once    sync.Once
 	log     *slog.Logger
-	secrets []string
+	secrets *redact.Filter
+}
+
+// secretsOf are the strings of a token that must never be logged: the
+// token as configured and without its "Bot " prefix.
+func secretsOf(token string) []string {
+	t := strings.TrimSpace(token)
+	return []string{t, strings.TrimSpace(strings.TrimPrefix(t, "Bot "))}
 }
 
 func installLogger(log *slog.Logger, token string) {
 	dgLog.Lock()
 	defer dgLog.Unlock()
-	dgLog.log = log
-	if t := strings.TrimPrefix(strings.TrimSpace(token), "Bot "); t != "" && !slices.Contains(dgLog.secrets, t) {
-		dgLog.secrets = append(dgLog.secrets, t)
+	if dgLog.secrets == nil {
+		dgLog.secrets = redact.New()
 	}
+	dgLog.secrets.Add(secretsOf(token)...)
+	dgLog.log = log
 	dgLog.once.Do(func() { dg.Logger = dgLogger })
 }
 
@@ -35,10 +45,7 @@ func dgLogger(level, _ int, format string, a ...any) {
 	dgLog.Lock()
 	log, secrets := dgLog.log, dgLog.secrets
 	dgLog.Unlock()
-	msg := fmt.Sprintf(format, a...)
-	for _, s := range secrets {
-		msg = redact(msg, s)
-	}
+	msg := secrets.String(fmt.Sprintf(format, a...))
 	l := slog.LevelDebug // discordgo's informational lines are chatter
 	switch level {
 	case dg.LogError:
@@ -47,12 +54,4 @@ func dgLogger(level, _ int, format string, a ...any) {
 		l = slog.LevelWarn
 	}
 	log.Log(context.Background(), l, "discordgo: "+strings.TrimSpace(msg))
-}
-
-func redact(s, token string) string {
-	token = strings.TrimPrefix(strings.TrimSpace(token), "Bot ")
-	if token == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, token, "[redacted]")
 }

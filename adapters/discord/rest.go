@@ -129,7 +129,7 @@ func (a *Adapter) call(ctx context.Context, what, method, endpoint string, paylo
 		var rl *dg.RateLimitError
 		if !errors.As(err, &rl) {
 			if err != nil {
-				a.logREST(what, err)
+				a.logREST(what, endpoint, err)
 			}
 			return resp, err
 		}
@@ -151,22 +151,40 @@ func (a *Adapter) call(ctx context.Context, what, method, endpoint string, paylo
 }
 
 // logREST logs a failed call with Discord's error code. URLs are not
-// logged: webhook URLs carry interaction tokens.
-func (a *Adapter) logREST(what string, err error) {
+// logged: webhook URLs carry interaction tokens, which are cut out of
+// error texts too (a proxy may echo the request).
+func (a *Adapter) logREST(what, endpoint string, err error) {
+	secrets := a.secrets.With(interactionToken(endpoint))
 	var re *dg.RESTError
 	if errors.As(err, &re) {
 		attrs := []any{"call", what, "status", re.Response.StatusCode}
 		if re.Message != nil {
-			attrs = append(attrs, "code", re.Message.Code, "message", re.Message.Message)
+			attrs = append(attrs, "code", re.Message.Code, "message", secrets.String(re.Message.Message))
 		}
 		a.log.Error("discord REST call failed", attrs...)
 		return
 	}
 	var ue *url.Error
-	if errors.As(err, &ue) { // its text holds the URL, and webhook URLs hold tokens
+	if errors.As(err, &ue) { // its text holds the URL
 		err = fmt.Errorf("%s: %w", ue.Op, ue.Err)
 	}
-	a.log.Error("discord REST call failed", "call", what, "err", redact(err.Error(), a.cfg.Token))
+	a.log.Error("discord REST call failed", "call", what, "err", secrets.String(err.Error()))
+}
+
+// interactionToken is the interaction token in a webhook or callback
+// endpoint ("" if none).
+func interactionToken(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i, p := range parts {
+		if (p == "webhooks" || p == "interactions") && i+2 < len(parts) {
+			return parts[i+2]
+		}
+	}
+	return ""
 }
 
 // restCode is Discord's JSON error code of a failed call (0 if none).
