@@ -46,3 +46,32 @@ func TestServeStartsTelegram(t *testing.T) {
 		t.Error("the token reached the output")
 	}
 }
+
+// A short token echoed by a proxy in front of the Bot API: serve's log
+// and its last word must not show it.
+func TestServeTelegramEchoedTokenNeverPrinted(t *testing.T) {
+	api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprintf(w, `{"ok":false,"error_code":401,"description":"no upstream for %s"}`, r.URL.Path)
+	}))
+	defer api.Close()
+	dir := t.TempDir()
+	const token = "9:zQx"
+	path := filepath.Join(dir, "c.yaml")
+	body := fmt.Sprintf("storage:\n  path: %s\ntelegram:\n  token: %q\n  api_endpoint: %q\n", filepath.Join(dir, "db"), token, api.URL+"/bot%s/%s")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := getenv
+	getenv = func(string) string { return "" }
+	defer func() { getenv = old }()
+	var out, errOut bytes.Buffer
+	code := cmdServe([]string{"--config", path}, nil, &out, &errOut)
+	if code != 1 || !strings.Contains(errOut.String(), "token was refused (no upstream for /bot[redacted]/getMe)") {
+		t.Errorf("serve = %d, stderr %q", code, errOut.String())
+	}
+	if strings.Contains(errOut.String()+out.String(), "zQx") {
+		t.Errorf("the token reached the output:\n%s%s", out.String(), errOut.String())
+	}
+}
