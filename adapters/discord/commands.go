@@ -30,6 +30,8 @@ func slashCommands() []*dg.ApplicationCommand {
 			strOpt("variant", "Board: standard, moebius, torus, cube, chess66, heisenberg, … (see /variants)", false, true),
 			choiceOpt("color", "Your colour (random if not given)", "white", "black", "random"),
 			choiceOpt("level", "Play the computer at this level instead: 1 easiest … 5 strongest", "1", "2", "3", "4", "5"),
+			strOpt("time", "Clock: 1d or 12h per move, or 5+3 (minutes each + seconds per move); none by default", false, false),
+			{Type: dg.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game for the ratings (true by default)"},
 		}},
 		{Name: "accept", Description: "Accept a challenge", Options: []*dg.ApplicationCommandOption{
 			strOpt("challenge", "Which challenge, when several are open", false, false),

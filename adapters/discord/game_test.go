@@ -141,3 +141,65 @@ func TestFoolsMate(t *testing.T) {
 		t.Errorf("move after mate: %s", pretty(m))
 	}
 }
+
+// TestTimedUnratedChallenge: /challenge time:5+3 rated:false gives an
+// unrated game with a live clock.
+func TestTimedUnratedChallenge(t *testing.T) {
+	t.Parallel()
+	st, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	svc := bot.New(st, bot.Config{Painter: &render.Renderer{Long: 128}, Coin: func() bool { return true }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	e := start(t, svc, nil)
+
+	// Discord offers, and sends, only the options registered.
+	opts := []opt{{name: "opponent", typ: 6, value: bob.id}, str("time", "5+3"), {name: "rated", typ: 5, value: false}}
+	for _, o := range opts {
+		if typ := registeredOption(e, "challenge", o.name); typ != o.typ {
+			t.Errorf("/challenge %s: registered with type %d, want %d", o.name, typ, o.typ)
+		}
+	}
+	id := e.slash(alice, "challenge", opts...)
+	ch, _ := e.answer(id)
+	if text := jstr(ch, "content"); !strings.Contains(text, "5 min each + 3 s per move") || !strings.Contains(text, "unrated") {
+		t.Fatalf("challenge: %s", pretty(ch))
+	}
+	acc, _ := e.answer(e.press(bob, buttons(ch)[0]))
+	if !strings.HasPrefix(jstr(acc, "content"), "Game ") {
+		t.Fatalf("accept: %s", pretty(acc))
+	}
+	game := strings.Fields(jstr(acc, "content"))[1]
+	g, err := st.Game(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Rated || g.Clock == nil || g.Clock.Control != "5+3" || g.Clock.Left[0] != 5*time.Minute {
+		t.Errorf("game %s: rated %v, clock %+v; want unrated with a 5+3 clock", game, g.Rated, g.Clock)
+	}
+}
+
+// registeredOption is the type of a command's option as the adapter
+// registered it with Discord (0: not registered).
+func registeredOption(e *env, command, option string) int {
+	put := e.f.waitFor("command registration", func(r *request) bool { return r.Method == "PUT" })
+	var cmds []struct {
+		Name    string `json:"name"`
+		Options []struct {
+			Name string `json:"name"`
+			Type int    `json:"type"`
+		} `json:"options"`
+	}
+	if err := jsonUnmarshal(put.Raw, &cmds); err != nil {
+		e.t.Fatal(err)
+	}
+	for _, c := range cmds {
+		for _, o := range c.Options {
+			if c.Name == command && o.Name == option {
+				return o.Type
+			}
+		}
+	}
+	return 0
+}
