@@ -53,10 +53,11 @@ type Adapter struct {
 	out  *sender
 	http *ctxClient
 
-	users   *userCache
-	keys    *keyStore
-	buttons *buttonStore
-	seen    *idSet
+	users     *userCache
+	keys      *keyStore
+	keyboards *keyboards
+	buttons   *buttonStore
+	seen      *idSet
 
 	// workers handle updates, one chat always on the same worker so its
 	// updates are handled in order.
@@ -83,6 +84,7 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 		cfg: cfg, h: h, log: secrets.Logger(cfg.Logger), secrets: secrets,
 		users:     newUserCache(10000),
 		keys:      newKeyStore(20000),
+		keyboards: newKeyboards(20000),
 		buttons:   newButtonStore(10000),
 		seen:      newIDSet(4096),
 		now:       time.Now,

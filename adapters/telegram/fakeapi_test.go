@@ -23,13 +23,16 @@ type fakeAPI struct {
 	token string
 	self  tgUser
 
-	mu       sync.Mutex
-	reqs     []apiRequest
-	updates  []map[string]any
-	nextUpd  int
-	nextMsg  int
-	fail     map[string][]scripted // method → answers to give first
-	arrived  chan struct{}         // closed and renewed on every update push
+	mu      sync.Mutex
+	reqs    []apiRequest
+	updates []map[string]any
+	nextUpd int
+	nextMsg int
+	fail    map[string][]scripted // method → answers to give first
+	// refused lists the fake's own 4xx answers (not the scripted ones):
+	// calls a real Bot API would refuse too.
+	refused  []string
+	arrived  chan struct{} // closed and renewed on every update push
 	messages map[int]map[string]any
 }
 
@@ -146,16 +149,16 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		m := f.messages[id]
 		if m == nil {
 			f.mu.Unlock()
-			writeJSON(w, 400, map[string]any{"ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"})
+			f.refuse(w, 400, method, "Bad Request: message to edit not found")
 			return
 		}
 		var kb any
 		json.Unmarshal([]byte(req.Params["reply_markup"]), &kb)
 		old, _ := json.Marshal(m["reply_markup"])
 		now, _ := json.Marshal(kb)
-		if string(old) == string(now) {
+		if string(old) == string(now) || (isEmptyKeyboard(m["reply_markup"]) && isEmptyKeyboard(kb)) {
 			f.mu.Unlock()
-			writeJSON(w, 400, map[string]any{"ok": false, "error_code": 400, "description": "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message"})
+			f.refuse(w, 400, method, "Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
 			return
 		}
 		m["reply_markup"] = kb
@@ -164,12 +167,40 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook":
 		ok(w, true)
 	default:
-		writeJSON(w, 404, map[string]any{"ok": false, "error_code": 404, "description": "Not Found: method " + method})
+		f.refuse(w, 404, method, "Not Found: method "+method)
 	}
+}
+
+// isEmptyKeyboard: no keyboard and an empty one look the same to
+// Telegram.
+func isEmptyKeyboard(kb any) bool {
+	if kb == nil {
+		return true
+	}
+	m, _ := kb.(map[string]any)
+	rows, _ := m["inline_keyboard"].([]any)
+	return m != nil && len(rows) == 0
 }
 
 func ok(w http.ResponseWriter, result any) {
 	writeJSON(w, 200, map[string]any{"ok": true, "result": result})
+}
+
+// noRefusals fails the test if the bot made a call the Bot API refused.
+func (f *fakeAPI) noRefusals() {
+	f.t.Helper()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, r := range f.refused {
+		f.t.Errorf("the Bot API refused a call: %s", r)
+	}
+}
+
+func (f *fakeAPI) refuse(w http.ResponseWriter, status int, method, description string) {
+	f.mu.Lock()
+	f.refused = append(f.refused, fmt.Sprintf("%s: %d %s", method, status, description))
+	f.mu.Unlock()
+	writeJSON(w, status, map[string]any{"ok": false, "error_code": status, "description": description})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -188,6 +188,8 @@ func TestGameTypedInGroup(t *testing.T) {
 	if !strings.Contains(refusal.Params["text"], "e5") || refusal.Params["reply_to_message_id"] == "" {
 		t.Errorf("refusal of e5 = %v", refusal.Params)
 	}
+	time.Sleep(50 * time.Millisecond)
+	f.noRefusals()
 }
 
 func TestGameTapToMove(t *testing.T) {
@@ -229,6 +231,27 @@ func TestGameTapToMove(t *testing.T) {
 		t.Errorf("alice tapping on bob's turn: %v", ans.Params)
 	}
 
+	// Bob opens the keyboard; only he can close it again.
+	m = g.mark()
+	f.press(bob, board, buttonData(t, p.Params["reply_markup"], "♟ Move"))
+	e, m := g.nextEdit(board, m)
+	closeData := buttonData(t, e.Params["reply_markup"], "✖ Close")
+	for _, who := range []tgUser{carol, alice} {
+		f.press(who, board, closeData)
+		ans, m = g.next("answerCallbackQuery", m)
+		if ans.Params["show_alert"] != "true" || !strings.Contains(ans.Params["text"], "Only the player to move") {
+			t.Errorf("%s pressing Close: %v", who.First, ans.Params)
+		}
+	}
+	f.press(bob, board, closeData)
+	e, _ = g.nextEdit(board, m)
+	if btns := buttonsOf(e.Params["reply_markup"]); len(btns) != 1 || btns[0][0] != "♟ Move" {
+		t.Errorf("closed keyboard: %s", e.Params["reply_markup"])
+	}
+	if n := len(editsOf(f, board)); n != 2 {
+		t.Errorf("%d edits of the board; others' Close presses must change nothing", n)
+	}
+
 	tap(bob, "e7", "e5")
 	tap(alice, "g2", "g4")
 	// The keyboards of an older board are out of date.
@@ -266,4 +289,17 @@ func TestGameTapToMove(t *testing.T) {
 			t.Errorf("callback %s answered %d times", id, n)
 		}
 	}
+	time.Sleep(50 * time.Millisecond)
+	f.noRefusals()
+}
+
+// editsOf lists the keyboard edits of one message.
+func editsOf(f *fakeAPI, msg int) []apiRequest {
+	var out []apiRequest
+	for _, r := range f.requests() {
+		if r.Method == "editMessageReplyMarkup" && r.Params["message_id"] == itoa(msg) {
+			out = append(out, r)
+		}
+	}
+	return out
 }

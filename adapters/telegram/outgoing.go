@@ -64,6 +64,7 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 	}
 	text := strings.TrimSpace(r.Text)
 	sent := func(id int) {
+		a.keyboards.set(chat, id, keyboardOf(markup))
 		if r.Key != "" {
 			a.keys.put(chat, r.Key, id)
 		}
@@ -166,12 +167,18 @@ func (a *Adapter) editKeyboard(chat int64, msg int, kb tgbotapi.InlineKeyboardMa
 	a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error { return a.edit(chat, msg, kb) }})
 }
 
+// edit changes a message's keyboard unless it already shows that one.
 func (a *Adapter) edit(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) error {
-	_, err := a.api.Request(tgbotapi.NewEditMessageReplyMarkup(chat, msg, kb))
-	if notModified(err) {
+	want := keyboardOf(&kb)
+	if have, ok := a.keyboards.showing(chat, msg); ok && have == want {
 		return nil
 	}
-	return err
+	_, err := a.api.Request(tgbotapi.NewEditMessageReplyMarkup(chat, msg, kb))
+	if err != nil && !notModified(err) {
+		return err
+	}
+	a.keyboards.set(chat, msg, want)
+	return nil
 }
 
 // keyboard builds the inline keyboard of a reply: its buttons, and a Move

@@ -74,6 +74,13 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 	}
 	msg := p.q.Message.MessageID
 	if t.close {
+		// The keyboard was opened by the player to move, and only that
+		// player may close it: asking the bot for the first step is the
+		// check (others are refused there).
+		if _, refused := a.mover.Tap(cmd, t.game, -1, nil); refused != nil {
+			p.answer("Only the player to move can close these buttons.", true)
+			return
+		}
 		a.editKeyboard(o.chat, msg, moveKeyboard(t.game))
 		return
 	}
