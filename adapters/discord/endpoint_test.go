@@ -95,7 +95,7 @@ func TestHTTPInteractionsNeedNoGateway(t *testing.T) {
 func TestInteractionsEndpointDropsSlowBodies(t *testing.T) {
 	t.Parallel()
 	e, s := httpMode(t, newFakeDiscord(t, testToken), textHandler("hello"), func(c *Config) {
-		c.limits = endpoint.Limits{ReadHeader: 500 * time.Millisecond, Read: time.Second}
+		c.limits = endpoint.Limits{ReadHeader: time.Second, Read: 3 * time.Second}
 	})
 	addr := e.a.InteractionsAddr().String()
 	type result struct {
@@ -105,19 +105,19 @@ func TestInteractionsEndpointDropsSlowBodies(t *testing.T) {
 	results := make(chan result, 3)
 	for range 3 {
 		go func() {
-			took, cut := slowPost(t, addr, 8*time.Second)
+			took, cut := slowPost(t, addr, 12*time.Second)
 			results <- result{took, cut}
 		}()
 	}
 	time.Sleep(200 * time.Millisecond)
 	began := time.Now()
 	code, out := s.post(t, e.interaction(2, alice, slashData("help")), time.Now(), s.key)
-	if code != 200 || jstr(out, "data", "content") != "hello" || time.Since(began) > time.Second {
+	if code != 200 || jstr(out, "data", "content") != "hello" || time.Since(began) > 1500*time.Millisecond {
 		t.Errorf("an interaction beside slow bodies: %d %v after %v", code, out, time.Since(began))
 	}
 	for range 3 {
-		if r := <-results; !r.cut || r.took > 3*time.Second {
-			t.Errorf("a body sent one byte per 100 ms was held %v (cut: %v), want dropped after about 1 s", r.took, r.cut)
+		if r := <-results; !r.cut || r.took > 6*time.Second {
+			t.Errorf("a body sent one byte per 100 ms was held %v (cut: %v), want dropped after about 3 s", r.took, r.cut)
 		}
 	}
 }
