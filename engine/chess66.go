@@ -132,6 +132,11 @@ func newChess66Geometry() *Geometry {
 	g.Partner[c66Four], g.Partner[c66A4] = c66A4, c66Four
 	g.Partner[c66Five], g.Partner[c66H5] = c66H5, c66Five
 	g.MayDup = true
+	// Written forms of the switch cells (docs/rules-notes.md): SAN and
+	// move lists say s4 and s5, which no move number can be mistaken for.
+	g.written = map[int]string{c66Four: "s4", c66Five: "s5"}
+	g.AddAlias("s4", c66Four)
+	g.AddAlias("s5", c66Five)
 	step := c66Step(g)
 	g.buildFromSteps(step)
 	g.buildPawns(step, c66Pawns())
@@ -203,6 +208,6 @@ func newChess66() *Variant {
 			"• An occupied switch blocks both halves: a piece on 4 stops a1-b8. A capture in a switch lands on the half the captured piece stood on. No move goes from one half of a switch to the other, and a king in a switch is in check when the switch is attacked.\n" +
 			"• Bishops can change colour through 4 and 5 (d1 to 4, then on to e8). A knight goes to the cells a king reaches in two steps that are not on one line with its start: from 5 it reaches g7, f6, f4, g3 and e4.\n" +
 			"• Otherwise FIDE rules: the usual start, castling, en passant and promotion on the last rank. A pawn's double step from a2 may end on 4 or a4, from h7 on h5 or 5. Draws are automatic on threefold repetition, 100 half-moves without capture or pawn move, and bare kings.\n" +
-			"• Type moves as from-to, e.g. e2-e4, a2-4, a1-b8.",
+			"• Type moves as from-to, e.g. e2-e4, a2-4, a1-b8. Move lists write the cells 4 and 5 as s4 and s5 (Rs4, s4xb5), so they never look like move numbers; both forms can be typed.",
 	}
 }
