@@ -35,9 +35,9 @@ type shapeInfo struct {
 	size   int
 }
 
-func buildBoard(v *engine.Variant, long int, flip bool) *board {
+func buildBoard(v *engine.Variant, width int, flip bool) *board {
 	l := v.Geo.Layout
-	t := frameFor(l, long, flip)
+	t := frameFor(l, width, flip)
 	b := &board{t: t, byCell: make([][]int, v.Geo.N)}
 	for i, sh := range l.Shapes {
 		si := shapeInfo{cell: sh.Cell}

@@ -10,19 +10,17 @@ import (
 // Text sizes in board units (a cell is 1×1), with pixel floors so that
 // labels stay legible on boards with many small cells.
 const (
-	labelUnits   = 0.30
-	smallUnits   = 0.26 // small labels beside the board
-	seamUnits    = 0.19 // small labels on cells
-	markUnits    = 0.23
-	labelMinPx   = 17
-	smallMinPx   = 12
-	seamMinPx    = 11
-	markMinPx    = 13
-	minCellPx    = 40   // below this the pixel budget gives way to Long
-	framePad     = 0.3  // units of empty frame around everything drawn
-	squareAspect = 1.25 // near-square pictures are widened to this
-	maxArea      = 1_000_000
-	minLong      = 900
+	labelUnits = 0.30
+	smallUnits = 0.26 // small labels beside the board
+	seamUnits  = 0.19 // small labels on cells
+	markUnits  = 0.23
+	labelMinPx = 17
+	smallMinPx = 12
+	seamMinPx  = 11
+	markMinPx  = 13
+	framePad   = 0.3 // units of empty frame around everything drawn
+	maxTall    = 1.8 // the most a picture's height may be, times its width
+	squareMax  = 0.94
 )
 
 // transform maps layout coordinates to pixels: x_px = ox + sx·x and
@@ -148,37 +146,33 @@ func contentBox(l *engine.Layout) box {
 	return b
 }
 
-// frameFor computes the picture size and the transform. The longest side
-// grows with the board's elongation (more pixels for long, thin boards)
-// within [minLong, long] and a pixel budget that keeps encoding fast.
-func frameFor(l *engine.Layout, long int, flip bool) transform {
-	b := contentBox(l)
-	fw := b.x1 - b.x0 + 2*framePad
-	fh := b.y1 - b.y0 + 2*framePad
-	// Chat apps crop square previews (Discord on Android); a landscape
-	// frame with the board centred is shown whole.
-	if fw < squareAspect*fh && fh < squareAspect*fw {
-		fw = squareAspect * fh
+// frameUnits is the size of everything drawn, frame included, in layout
+// units.
+func frameUnits(l *engine.Layout) (b box, fw, fh float64) {
+	b = contentBox(l)
+	return b, b.x1 - b.x0 + 2*framePad, b.y1 - b.y0 + 2*framePad
+}
+
+// frameFor computes the picture size and the transform for a picture
+// width pixels wide. The height follows the layout, at most maxTall times
+// the width; the scale is a whole number of pixels per cell, and what the
+// width has left over becomes frame.
+func frameFor(l *engine.Layout, width int, flip bool) transform {
+	b, fw, fh := frameUnits(l)
+	W := float64(width)
+	scale := math.Floor(W / fw)
+	if fh*scale > maxTall*W {
+		scale = math.Floor(maxTall * W / fh)
 	}
-	aspect := math.Max(fw, fh) / math.Min(fw, fh)
-	L := math.Sqrt(maxArea * aspect)
-	if L/math.Max(fw, fh) < minCellPx {
-		L = float64(long)
+	// Discord on Android has cropped exactly square pictures: keep a
+	// near-square board a little wider than tall.
+	if h := fh * scale; h <= W && h > squareMax*W {
+		scale = math.Floor(squareMax * W / fh)
 	}
-	L = math.Max(float64(minLong), math.Min(float64(long), L))
-	if long < minLong {
-		L = float64(long)
-	}
-	scale := math.Floor(L / math.Max(fw, fh))
 	if scale < 1 {
 		scale = 1
 	}
-	t := transform{scale: scale}
-	if fw >= fh {
-		t.w, t.h = int(L), int(math.Ceil(fh*scale))
-	} else {
-		t.w, t.h = int(math.Ceil(fw*scale)), int(L)
-	}
+	t := transform{scale: scale, w: width, h: int(math.Ceil(fh * scale))}
 	cx, cy := (b.x0+b.x1)/2, (b.y0+b.y1)/2
 	t.sx, t.sy = scale, -scale
 	if flip {
@@ -187,4 +181,22 @@ func frameFor(l *engine.Layout, long int, flip bool) transform {
 	t.ox = math.Round(float64(t.w)/2 - t.sx*cx)
 	t.oy = math.Round(float64(t.h)/2 - t.sy*cy)
 	return t
+}
+
+// widthFor is the picture width of a layout for a renderer: Width when
+// set; otherwise Long, the longest side, as older callers ask for it.
+func widthFor(l *engine.Layout, width, long int) int {
+	if width > 0 {
+		return width
+	}
+	if long <= 0 {
+		return DefaultWidth
+	}
+	_, fw, fh := frameUnits(l)
+	if fh > fw {
+		// The scale is whole pixels: one more than the exact share keeps
+		// the height from falling short of what was asked.
+		return max(16, int(float64(long)*fw/fh))
+	}
+	return long
 }
