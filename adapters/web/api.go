@@ -247,6 +247,10 @@ func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, clickResponse{})
 			return
 		}
+		if !s.movableFrom(se, img.game, to) {
+			writeJSON(w, http.StatusOK, clickResponse{Note: "Those are the moves of the piece on " + to + "; it is not yours to move now."})
+			return
+		}
 		s.sel.set(se.user.ID, img.game, to, now)
 		writeJSON(w, http.StatusOK, clickResponse{Selected: to})
 	}

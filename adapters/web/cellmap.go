@@ -129,3 +129,28 @@ func (s *Server) plainMove(se session, eventID, line string) (cmd bot.Command, o
 	cmd.Name, cmd.Text = "move", line
 	return m.PlainMove(cmd)
 }
+
+// tapper is the part of the bot that checks a step of tap-to-move;
+// *bot.Service has it. A first click on a board shows the moves of any
+// piece (/moves answers for both sides), but only a piece its player may
+// move now is kept selected for the second click.
+type tapper interface {
+	Tap(cmd bot.Command, game string, ply int, path []string) (bot.TapMenu, *bot.Reply)
+}
+
+// movableFrom reports whether the clicking player may move the piece on
+// cell now; true when the bot cannot tell.
+func (s *Server) movableFrom(se session, game, cell string) (ok bool) {
+	t, isTapper := s.h.(tapper)
+	if !isTapper {
+		return true
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			s.log.Error("tap check panicked", "user", se.user.ID, "panic", p)
+			ok = true
+		}
+	}()
+	_, refused := t.Tap(s.command(se, ""), game, -1, []string{cell})
+	return refused == nil
+}

@@ -2,7 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"topochess/engine"
@@ -93,6 +95,11 @@ func TestCellMapServedAndUsed(t *testing.T) {
 	if len(seen) != v.Geo.N {
 		t.Errorf("map has %d cells, the board %d", len(seen), v.Geo.N)
 	}
+	// A click on the opponent's piece shows its moves but selects nothing.
+	if code, out := alice.post("/api/click", map[string]any{"image": e.Image.ID, "cell": "e7"}); code != 200 || out["selected"] != "" || !strings.Contains(fmt.Sprint(out["note"]), "not yours to move") {
+		t.Fatalf("click e7: %d %v", code, out)
+	}
+	alice.until("reply", "could go to")
 	// A click by cell: e2 is selected (its /moves), then e4 is played.
 	if code, out := alice.post("/api/click", map[string]any{"image": e.Image.ID, "cell": "e2"}); code != 200 || out["selected"] != "e2" {
 		t.Fatalf("click e2: %d %v", code, out)
