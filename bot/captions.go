@@ -46,16 +46,23 @@ func pieceOn(pos *engine.Position, c int) string {
 }
 
 // checkText names who gives check in the position after a move:
-// "Check from the rook on e1'!".
-func checkText(after *engine.Position) string {
+// "Check from the rook on e1'!". With mate (the game is over) it says
+// who gives mate, which on a twisted board may stand far away.
+func checkText(after *engine.Position, mate bool) string {
 	var by []string
 	for _, c := range checkers(after) {
 		by = append(by, pieceOn(after, c))
 	}
-	switch len(by) {
-	case 0:
+	switch {
+	case mate && len(by) == 1:
+		return strings.ToUpper(by[0][:1]) + by[0][1:] + " gives mate."
+	case mate && len(by) > 1:
+		return "Mate from " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + "."
+	case mate:
+		return ""
+	case len(by) == 0:
 		return "Check!"
-	case 1:
+	case len(by) == 1:
 		return "Check from " + by[0] + "!"
 	}
 	return "Double check, from " + strings.Join(by[:len(by)-1], ", ") + " and " + by[len(by)-1] + "!"
@@ -137,8 +144,11 @@ func moveCaption(gameID string, num int, black bool, san, story string, after *e
 	if story != "" {
 		caption += " " + story
 	}
-	if active && after.InCheck() {
-		caption += " " + checkText(after)
+	if after.InCheck() {
+		mate := !active && len(after.LegalMoves()) == 0
+		if t := checkText(after, mate); t != "" && (active || mate) {
+			caption += " " + t
+		}
 	}
 	return caption
 }

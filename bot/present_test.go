@@ -90,6 +90,18 @@ func TestCaptionNamesADoubleCheck(t *testing.T) {
 	}
 }
 
+// The mating piece is named: on a Möbius strip it may stand far away.
+func TestCaptionNamesTheMatingPiece(t *testing.T) {
+	h := newHarness(t, Limits{})
+	h.startGame("standard")
+	for i, mv := range []string{"f3", "e5", "g4"} {
+		h.ok([]string{"alice", "bob"}[i%2], mv)
+	}
+	if r := h.ok("bob", "Qh4#"); !strings.Contains(r.Text, "The queen on h4 gives mate. Checkmate.") {
+		t.Errorf("mate caption %q", r.Text)
+	}
+}
+
 func TestCaptionTellsAPhasing(t *testing.T) {
 	h := newHarness(t, Limits{})
 	v := engine.MustVariant("moebius")
