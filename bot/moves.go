@@ -99,13 +99,15 @@ func crossesMirror(g *engine.Geometry, a, b int) bool {
 
 // kleinSeamNote explains where the lines of the piece on from cross the
 // Klein mirror, which swaps the files (a↔h, b↔g, c↔f, d↔e) between ranks
-// 11 and 12: "d12→e11 (not d11)". A piece whose move stops there, or is
-// blocked there, surprises a newcomer who expects the cell of the same
+// 11 and 12: "b11→g12 (not b12)"; for a pawn "the cell ahead of d12 is
+// e11, not d11" and "it captures on f11, not c11". A move that stops or
+// is blocked there surprises a newcomer who expects the cell of the same
 // file. "" when nothing of the piece's reaches the mirror.
 func kleinSeamNote(pos *engine.Position, from int) string {
 	g := pos.Geo()
 	pc := pos.Board[from]
 	var paths [][]int
+	captures := map[int]bool{} // a pawn's capture cells
 	switch k := pc.Kind(); k {
 	case engine.Bishop, engine.Rook, engine.Queen:
 		paths = g.RayPaths(k, from)
@@ -124,6 +126,7 @@ func kleinSeamNote(pos *engine.Position, from int) string {
 		}
 		for _, t := range g.PawnCap[pc.Color()][dir][from] {
 			paths = append(paths, []int{int(t)})
+			captures[int(t)] = true
 		}
 	}
 	var notes []string
@@ -133,7 +136,10 @@ func kleinSeamNote(pos *engine.Position, from int) string {
 		for _, c := range path {
 			if crossesMirror(g, prev, c) {
 				note := fmt.Sprintf("%s→%s (not %s)", g.Name(prev), g.Name(c), kleinNaive(g, c))
-				if pc.Kind() == engine.Pawn && len(g.PawnPush[pc.Color()][pc.Dir()][from]) > 0 && int(g.PawnPush[pc.Color()][pc.Dir()][from][0]) == c {
+				switch {
+				case captures[c]:
+					note = fmt.Sprintf("it captures on %s, not %s", g.Name(c), kleinNaive(g, c))
+				case pc.Kind() == engine.Pawn:
 					note = fmt.Sprintf("the cell ahead of %s is %s, not %s", g.Name(from), g.Name(c), kleinNaive(g, c))
 				}
 				if occ := pos.Board[c]; occ != 0 {
