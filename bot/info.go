@@ -14,7 +14,7 @@ const HelpText = `I run chess games on twisted boards. Commands:
 /challenge bot [variant] [level:1-5] [white|black] — play the computer, at once (unrated)
 /accept, /decline — answer a challenge (or a draw offer); /cancel — withdraw your challenge
 /move <move> — play a move: e2e4, e2-e4, Nf3, exd5, O-O, e7e8=Q
-/board — show the board; /moves <cell> — where the piece on that cell can go
+/board — show the board; /moves <cell> — where the piece on that cell can go (yours or your opponent's)
 /resign — give up; /draw — offer a draw (or accept the one offered to you)
 /games — your games and challenges here
 /takeback — ask to take back your last move; /pgn, /replay [game] — a game as PGN or as an animation
