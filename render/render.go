@@ -176,7 +176,7 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 			// '+' is toward the top of the layout, which Black's view
 			// turns to the bottom.
 			up := !pc.Minus()
-			if opt.Orientation == engine.Black {
+			if si.down != (opt.Orientation == engine.Black) {
 				up = !up
 			}
 			k.arrow = arrowDown
