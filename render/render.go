@@ -132,6 +132,10 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		{opt.Observed, hlObserved, true},
 		{opt.Selected, hlSelected, false},
 		{opt.Check, hlCheck, false},
+		// On the Möbius strip the twins of the selected piece's cell and
+		// of a king in check, which they attack through the paper.
+		{twins(pos, opt.Selected), hlSelected, true},
+		{twins(pos, opt.Check), hlCheck, true},
 	}
 	for _, f := range fills {
 		table := &p.remap[f.kind]
@@ -186,6 +190,33 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		}
 		placeSprite(img, si, getSprite(k))
 	}
+	if len(opt.Last) == 2 && valid(pos, opt.Last[0]) && valid(pos, opt.Last[1]) && opt.Last[0] != opt.Last[1] {
+		trailStroke(b, pos, lastTrail(pos, opt.Last[0], opt.Last[1])).fill(img, colArrow, arrowAlpha)
+	}
+	for _, k := range opt.Check {
+		if valid(pos, k) {
+			for _, tr := range checkTrails(pos, k) {
+				trailStroke(b, pos, tr).fill(img, colCheckLine, arrowAlpha)
+			}
+		}
+	}
+}
+
+func valid(pos *engine.Position, c int) bool { return c >= 0 && c < len(pos.Board) }
+
+// twins are the twin cells of cells, on boards that have twins.
+func twins(pos *engine.Position, cells []int) []int {
+	g := pos.Geo()
+	if g.Twin == nil {
+		return nil
+	}
+	var out []int
+	for _, c := range cells {
+		if c >= 0 && c < len(g.Twin) {
+			out = append(out, int(g.Twin[c]))
+		}
+	}
+	return out
 }
 
 func placeSprite(img *image.Paletted, si *shapeInfo, s *sprite) {

@@ -99,6 +99,15 @@ func firstMoves(pos *engine.Position, n int) []int {
 	return last
 }
 
+// botOptions are the options the bot draws a position with after a move.
+func botOptions(pos *engine.Position, last []int) Options {
+	opt := Options{Last: last}
+	if k := pos.King[pos.Side]; k >= 0 && pos.InCheck() {
+		opt.Check = []int{int(k)}
+	}
+	return opt
+}
+
 func goldenCases(t *testing.T) []goldenCase {
 	var cs []goldenCase
 	for _, id := range engine.Variants() {
@@ -115,6 +124,28 @@ func goldenCases(t *testing.T) []goldenCase {
 			}
 		}
 		cs = append(cs, goldenCase{id + "-black", pos, opt})
+		// A middle game as the bot sends it: last move, and check if any.
+		mid := v.StartPosition()
+		cs = append(cs, goldenCase{id + "-middle", mid, botOptions(mid, firstMoves(mid, 14))})
+	}
+	// Paths over seams: a bishop round Klein's glued files, a rook up
+	// through the mirror, a rook round the Möbius ends, a check through
+	// the paper, a knight leaping the torus' glued ranks.
+	for _, c := range []struct{ name, id, start, move string }{
+		{"klein-wrap", "klein", "w Ke1,Bc11,Rh3,ke8 - - 0 1", "c11-h8"},
+		{"klein-mirror", "klein", "w Ke1,Rd10,kb5 - - 0 1", "d10-e13"},
+		{"moebius-round", "moebius", "w Ke1,Rh1,ke8 - - 0 1", "h1-c8'"},
+		{"moebius-phase-check", "moebius", "w Ke1,Ra8',ke8 - - 0 1", "a8'-e8'"},
+		{"toroidal-knight", "toroidal", "w Ke1,Ng2,kb8 - - 0 1", "g2-h14"},
+		{"chess66-switch", "chess66", "w Ke1,Bd1,kh8 - - 0 1", "d1-4"},
+	} {
+		pos, _ := play(t, engine.MustVariant(c.id), c.start, c.move)
+		m, _ := engine.MustVariant(c.id).ParsePosition(c.start)
+		mv, err := m.ParseCanonical(c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, goldenCase{c.name, pos, botOptions(pos, []int{int(mv.From), int(mv.To)})})
 	}
 	std := engine.MustVariant("standard")
 	g := std.Geo
