@@ -12,14 +12,15 @@ import (
 // (the em; a digit or capital is about 0.73 em, so 17 px gives 12 px),
 // whatever the width it is drawn at.
 const (
-	labelUnits   = 0.34 // em of coordinate labels in board units, when larger
-	labelPhonePx = 17.0
-	phoneWidth   = 400.0
-	capHeight    = 0.73 // DejaVu Sans Bold: capital and digit height per em
-	labelGap     = 0.08 // units between a label and the nearest cell
-	framePad     = 0.2  // units of empty frame around everything drawn
-	maxTall      = 1.8  // the most a picture's height may be, times its width
-	squareMax    = 0.94
+	labelUnits    = 0.34 // em of coordinate labels in board units, when larger
+	labelPhonePx  = 17.0
+	maxLabelCells = 0.62 // the largest label, in cells
+	phoneWidth    = 400.0
+	capHeight     = 0.73 // DejaVu Sans Bold: capital and digit height per em
+	labelGap      = 0.08 // units between a label and the nearest cell
+	framePad      = 0.2  // units of empty frame around everything drawn
+	maxTall       = 1.8  // the most a picture's height may be, times its width
+	squareMax     = 0.94
 )
 
 // transform maps layout coordinates to pixels: x_px = ox + sx·x and
@@ -81,7 +82,9 @@ func planFor(l *engine.Layout, width int, flip bool) plan {
 	scale := math.Max(1, math.Floor(W/(lw+2)))
 	var p plan
 	for round := 0; round < 5; round++ {
-		p.em = math.Round(math.Max(labelUnits*scale, labelPhonePx*W/phoneWidth))
+		// Labels never outgrow their cells: on a board too crowded for a
+		// phone (the cube nets) they shrink with it rather than collide.
+		p.em = math.Round(math.Min(math.Max(labelUnits*scale, labelPhonePx*W/phoneWidth), maxLabelCells*scale))
 		emU := p.em / scale
 		p.labels = placeLabels(l, emU)
 		p.marks = placeMarks(l, p.labels, emU)

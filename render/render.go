@@ -131,6 +131,8 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		{opt.Observers, hlObservers, true},
 		{opt.Observed, hlObserved, true},
 		{opt.Selected, hlSelected, false},
+		// A darker rim sets the chosen piece apart from the last move.
+		{opt.Selected, hlSelected, true},
 		{opt.Check, hlCheck, false},
 		// On the Möbius strip the twins of the selected piece's cell and
 		// of a king in check, which they attack through the paper.

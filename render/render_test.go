@@ -161,6 +161,15 @@ func goldenCases(t *testing.T) []goldenCase {
 	cs = append(cs, goldenCase{"standard-observe", pos, Options{
 		Observed: cells(g, "c4"), Observers: cells(g, "a5"), Highlight: cells(g, "c3"), Selected: cells(g, "c3"),
 	}})
+	// Heisenberg's observation picture: the moving piece, the cell where
+	// it was seen, the pieces that saw it and the destinations offered
+	// instead (a quiet one and a capture), each in its own mark.
+	hz := engine.MustVariant("heisenberg")
+	pos, last = play(t, hz, "", "e2-e4", "c7-c5", "b1-c3", "g8-f6")
+	hg := hz.Geo
+	cs = append(cs, goldenCase{"heisenberg-observe", pos, Options{Last: last,
+		Selected: cells(hg, "f1"), Observed: cells(hg, "b5"), Observers: cells(hg, "c6", "a6"),
+		Dots: cells(hg, "a6", "d3"), Rings: cells(hg, "c5")}})
 	return cs
 }
 
