@@ -131,7 +131,13 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		{opt.Observers, hlObservers, true},
 		{opt.Observed, hlObserved, true},
 		{opt.Selected, hlSelected, false},
+		// A darker rim sets the chosen piece apart from the last move.
+		{opt.Selected, hlSelected, true},
 		{opt.Check, hlCheck, false},
+		// On the Möbius strip the twins of the selected piece's cell and
+		// of a king in check, which they attack through the paper.
+		{twins(pos, opt.Selected), hlSelected, true},
+		{twins(pos, opt.Check), hlCheck, true},
 	}
 	for _, f := range fills {
 		table := &p.remap[f.kind]
@@ -176,7 +182,7 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 			// '+' is toward the top of the layout, which Black's view
 			// turns to the bottom.
 			up := !pc.Minus()
-			if opt.Orientation == engine.Black {
+			if si.down != (opt.Orientation == engine.Black) {
 				up = !up
 			}
 			k.arrow = arrowDown
@@ -186,6 +192,33 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		}
 		placeSprite(img, si, getSprite(k))
 	}
+	if len(opt.Last) == 2 && valid(pos, opt.Last[0]) && valid(pos, opt.Last[1]) && opt.Last[0] != opt.Last[1] {
+		trailStroke(b, pos, lastTrail(pos, opt.Last[0], opt.Last[1])).fill(img, colArrow, arrowAlpha)
+	}
+	for _, k := range opt.Check {
+		if valid(pos, k) {
+			for _, tr := range checkTrails(pos, k) {
+				trailStroke(b, pos, tr).fill(img, colCheckLine, arrowAlpha)
+			}
+		}
+	}
+}
+
+func valid(pos *engine.Position, c int) bool { return c >= 0 && c < len(pos.Board) }
+
+// twins are the twin cells of cells, on boards that have twins.
+func twins(pos *engine.Position, cells []int) []int {
+	g := pos.Geo()
+	if g.Twin == nil {
+		return nil
+	}
+	var out []int
+	for _, c := range cells {
+		if c >= 0 && c < len(g.Twin) {
+			out = append(out, int(g.Twin[c]))
+		}
+	}
+	return out
 }
 
 func placeSprite(img *image.Paletted, si *shapeInfo, s *sprite) {
