@@ -293,7 +293,7 @@ func TestBrowserGame(t *testing.T) {
 	said := eval[int](alice, `document.querySelectorAll('#log li.msg.said').length`)
 	eval[bool](alice, `(() => { const bs = document.querySelectorAll('#log figure.board .enlarge'); const b = bs[bs.length - 1];
 		b.id = 'newest-enlarge'; b.scrollIntoView({block: 'center'}); return true; })()`)
-	alice.do(chromedp.Click(chromedp.CSS("#newest-enlarge"))) // a real mouse click, over the picture's corner
+	alice.do(chromedp.Click(chromedp.CSS("#newest-enlarge"))) // a real mouse click
 	alice.waitFor("the full-size view", `(() => { const z = document.querySelector('#zoom'), i = document.querySelector('#zoom-img');
 		return !z.hidden && i.complete && i.naturalWidth > 0 && Math.abs(i.getBoundingClientRect().width - i.naturalWidth) < 1; })()`)
 	zoomed := alice.screenshot(dir, "web-chat-enlarged.png")

@@ -202,7 +202,7 @@
       i.addEventListener('click', () => enlarge(i));
     }
     // A click on a board picks a cell, so enlarging has its own control.
-    const big = el('button', 'enlarge', '⤢');
+    const big = el('button', 'enlarge', '⤢ full size');
     big.type = 'button';
     big.title = 'Show full size (pinch or scroll to zoom)';
     big.setAttribute('aria-label', 'Show the picture full size');
