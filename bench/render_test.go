@@ -40,6 +40,9 @@ func renderCase(b *testing.B, id string) (*engine.Position, render.Options) {
 		pos.Make(m)
 		opt.Last = []int{int(m.From), int(m.To)}
 	}
+	if pos.InCheck() {
+		opt.Check = []int{int(pos.King[pos.Side])}
+	}
 	return pos, opt
 }
 

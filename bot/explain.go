@@ -33,7 +33,16 @@ func explainObservation(pos *engine.Position, input string, me *engine.MoveError
 			if err != nil || !ob.Observed || ob.Describe(pos) != me.Msg {
 				continue
 			}
-			return Explanation{Text: me.Msg, Choices: me.Choices, Observed: []int{ob.S}, Observers: ob.Observers}, true
+			ex := Explanation{Text: me.Msg, Choices: me.Choices, Observed: []int{ob.S}, Observers: ob.Observers, Piece: []int{from}}
+			for _, ch := range me.Choices {
+				m, err := pos.ParseCanonical(ch)
+				if err != nil {
+					ex.Labels = nil
+					break
+				}
+				ex.Labels = append(ex.Labels, observedChoiceLabel(pos, ob, m))
+			}
+			return ex, true
 		}
 	}
 	return Explanation{}, false

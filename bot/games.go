@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"topochess/engine"
+	"topochess/render"
 	"topochess/storage"
 )
 
@@ -224,10 +225,8 @@ func toMoveText(rec *storage.Game, pos *engine.Position) string {
 // start, at the end. The player to move is mentioned.
 func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, caption string) Reply {
 	r := Reply{Text: caption}
-	viewer := ""
 	if rec.Active() {
 		p := playerOf(rec, pos.Side)
-		viewer = p.ID
 		if p.ID == BotID {
 			// Its move comes later, through the Notify senders.
 			r.Text += fmt.Sprintf(" %s is thinking…", p.Name)
@@ -238,7 +237,7 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 	} else {
 		r.Text += " " + endText(rec) + ratingNote(rec)
 	}
-	img, err := s.gamePicture(rec, pos, viewer)
+	img, err := s.gamePicture(rec, pos)
 	if err != nil {
 		s.log.Error("render failed", "game", rec.ID, "err", err)
 		r.Text += " (I could not draw the board this time.)"
@@ -279,11 +278,8 @@ func (s *Service) cmdMove(c *call) []Reply {
 	if err != nil {
 		return s.refuseMove(c, rec, pos, mv, err)
 	}
-	num, dots := pos.Fullmove, "."
-	if pos.Side == engine.Black {
-		dots = "..."
-	}
-	san := pos.SAN(m)
+	num, black := pos.Fullmove, pos.Side == engine.Black
+	san, story := pos.SAN(m), moveStory(pos, m)
 	if err := g.Play(m); err != nil {
 		unlock()
 		return s.fail(c, "That move is not possible: %v.", err)
@@ -302,10 +298,7 @@ func (s *Service) cmdMove(c *call) []Reply {
 	pos = pos.Clone()
 	unlock()
 	s.log.Info("move", "game", rec.ID, "user", c.User.ID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	caption := fmt.Sprintf("%s · %d%s %s ·", rec.ID, num, dots, san)
-	if pos.InCheck() && rec.Active() {
-		caption += " Check!"
-	}
+	caption := moveCaption(rec.ID, num, black, san, story, pos, rec.Active())
 	r := s.stateReply(c, rec, pos, caption)
 	r.Supersedes = offers
 	s.botTurn(rec)
@@ -318,7 +311,7 @@ func (s *Service) cmdMove(c *call) []Reply {
 func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, input string, err error) []Reply {
 	r := Reply{Private: true, Error: true}
 	var me *engine.MoveError
-	var choices []string
+	var choices, labels []string
 	if errors.As(err, &me) {
 		r.Text = fmt.Sprintf("%s: %s.", rec.ID, strings.TrimSuffix(me.Msg, "."))
 		choices = me.Choices
@@ -329,9 +322,13 @@ func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, i
 		if ex, ok := s.explain(pos, input, me); ok {
 			r.Text = fmt.Sprintf("%s: %s", rec.ID, ex.Text)
 			choices = ex.Choices
+			if len(ex.Labels) == len(choices) {
+				labels = ex.Labels
+			}
 			if len(ex.Observed) > 0 || len(ex.Observers) > 0 {
-				opt := boardOptions(rec, pos, s.orientation(c.User.ID, pos))
+				opt := boardOptions(rec, pos, s.viewOrientation(rec, c.User.ID))
 				opt.Observed, opt.Observers = ex.Observed, ex.Observers
+				markChoices(pos, &opt, ex.Piece, choices)
 				if img, err := s.picture(pos, opt, rec.ID+"-observed.png", rec.ID); err == nil {
 					img.Alt += observedAlt(pos, ex)
 					r.Image = img
@@ -339,7 +336,9 @@ func (s *Service) refuseMove(c *call, rec *storage.Game, pos *engine.Position, i
 			}
 		}
 	}
-	labels := choiceLabels(pos, choices)
+	if labels == nil {
+		labels = choiceLabels(pos, choices)
+	}
 	for i, ch := range choices {
 		if i == maxButtons {
 			break
@@ -376,7 +375,7 @@ func (s *Service) cmdBoard(c *call) []Reply {
 	} else {
 		r.Text += " " + endText(rec)
 	}
-	img, err := s.gamePicture(rec, pos, c.User.ID)
+	img, err := s.gamePicture(rec, pos)
 	if err != nil {
 		s.log.Error("render failed", "game", rec.ID, "err", err)
 		r.Text += " (I could not draw the board this time.)"
@@ -418,35 +417,12 @@ func (s *Service) cmdMoves(c *call) []Reply {
 	if pc == 0 {
 		return s.fail(c, "There is no piece on %s.", name)
 	}
-	piece := fmt.Sprintf("the %s %s on %s", pc.Color(), pc.Kind().Name(), name)
 	if !rec.Active() {
 		return s.fail(c, "Game %s is over: %s", rec.ID, endText(rec))
 	}
-	if pc.Color() != pos.Side {
-		return s.fail(c, "%s: %s is %s's, and %s is not to move now.", rec.ID, piece, colorName(pc.Color().String()), colorName(pc.Color().String()))
-	}
-	opt := boardOptions(rec, pos, s.orientation(c.User.ID, pos))
+	opt := boardOptions(rec, pos, s.viewOrientation(rec, c.User.ID))
 	opt.Selected = []int{from}
-	var dests []string
-	seen := map[int]bool{}
-	for _, m := range pos.LegalMoves() {
-		if int(m.From) != from || seen[int(m.To)] {
-			continue
-		}
-		seen[int(m.To)] = true
-		to := int(m.To)
-		if pos.Board[to] != 0 || m.Flags&engine.FlagEnPassant != 0 {
-			opt.Rings = append(opt.Rings, to)
-			dests = append(dests, "x"+pos.Geo().Name(to))
-		} else {
-			opt.Dots = append(opt.Dots, to)
-			dests = append(dests, pos.Geo().Name(to))
-		}
-	}
-	text := fmt.Sprintf("%s: %s has no legal moves.", rec.ID, piece)
-	if len(dests) > 0 {
-		text = fmt.Sprintf("%s: %s can go to %s.", rec.ID, piece, strings.Join(dests, ", "))
-	}
+	text := s.movesText(c, rec, pos, from, &opt)
 	img, err := s.picture(pos, opt, fmt.Sprintf("%s-%d-%s.png", rec.ID, len(rec.Moves), name), rec.ID)
 	if err != nil {
 		s.log.Error("render failed", "game", rec.ID, "err", err)
@@ -633,6 +609,26 @@ func observedAlt(pos *engine.Position, ex Explanation) string {
 		out += "."
 	}
 	return out
+}
+
+// markChoices puts the piece whose move was refused and the destinations
+// of the offered moves on a picture: dots for quiet moves, rings for
+// captures.
+func markChoices(pos *engine.Position, opt *render.Options, piece []int, choices []string) {
+	opt.Selected = piece
+	seen := map[int]bool{}
+	for _, ch := range choices {
+		m, err := pos.ParseCanonical(ch)
+		if err != nil || seen[int(m.To)] {
+			continue
+		}
+		seen[int(m.To)] = true
+		if pos.Board[m.To] != 0 || m.Flags&engine.FlagEnPassant != 0 {
+			opt.Rings = append(opt.Rings, int(m.To))
+		} else {
+			opt.Dots = append(opt.Dots, int(m.To))
+		}
+	}
 }
 
 // choiceLabels names choice buttons in SAN, which is friendlier, unless

@@ -14,13 +14,13 @@ const HelpText = `I run chess games on twisted boards. Commands:
 /challenge bot [variant] [level:1-5] [white|black] — play the computer, at once (unrated)
 /accept, /decline — answer a challenge (or a draw offer); /cancel — withdraw your challenge
 /move <move> — play a move: e2e4, e2-e4, Nf3, exd5, O-O, e7e8=Q
-/board — show the board; /moves <cell> — where the piece on that cell can go
+/board — show the board; /moves <cell> — where the piece on that cell can go (yours or your opponent's)
 /resign — give up; /draw — offer a draw (or accept the one offered to you)
 /games — your games and challenges here
 /takeback — ask to take back your last move; /pgn, /replay [game] — a game as PGN or as an animation
 /history [@player] — games finished here; /leaderboard [variant], /stats [@player] — ratings
 /variants — the boards you can play; /rules <variant> — how one works
-/settings orientation:auto|white|black — which side is drawn at the bottom
+/settings orientation:auto|white|black — which side is drawn at the bottom of the boards shown to you alone (auto: your side); boards posted for everyone keep White at the bottom all game (against the computer: your side)
 With several games at once, add game:ID (for example game:g12) to a command.`
 
 func (s *Service) cmdHelp(c *call) []Reply {
@@ -75,6 +75,10 @@ func (s *Service) cmdRules(c *call) []Reply {
 	return []Reply{r}
 }
 
+// orientationRule tells which pictures a player's orientation setting
+// changes (bot/picture.go has the rule).
+const orientationRule = "The orientation applies to the boards shown to you alone (/moves, refused moves, and on Discord every private answer); a board posted for everyone keeps one orientation for the whole game, White at the bottom (against the computer, your side or your setting), so its coordinates never move."
+
 func (s *Service) cmdSettings(c *call) []Reply {
 	st, err := s.store.Settings(c.User.ID)
 	if err != nil {
@@ -96,18 +100,18 @@ func (s *Service) cmdSettings(c *call) []Reply {
 		if cur == "" {
 			cur = "auto"
 		}
-		return []Reply{{Text: fmt.Sprintf("Your settings: orientation:%s. Change with /settings orientation:auto|white|black.", cur), Private: true}}
+		return []Reply{{Text: fmt.Sprintf("Your settings: orientation:%s. Change with /settings orientation:auto|white|black. %s", cur, orientationRule), Private: true}}
 	}
 	o = strings.ToLower(o)
 	switch o {
 	case "auto", "white", "black":
 	default:
-		return s.fail(c, "Orientation must be auto (the player to move at the bottom), white or black.")
+		return s.fail(c, "Orientation must be auto (your side at the bottom), white or black.")
 	}
 	st.Orientation = o
 	if err := s.store.SaveSettings(c.User.ID, storage.Settings{Orientation: o}, c.EventID, c.Time); err != nil {
 		return s.internal(c, err)
 	}
-	what := map[string]string{"auto": "the player to move at the bottom", "white": "White at the bottom", "black": "Black at the bottom"}[o]
-	return []Reply{{Text: fmt.Sprintf("Saved: boards are drawn with %s.", what), Private: true}}
+	what := map[string]string{"auto": "your side at the bottom", "white": "White at the bottom", "black": "Black at the bottom"}[o]
+	return []Reply{{Text: fmt.Sprintf("Saved: boards shown to you alone are drawn with %s. %s", what, orientationRule), Private: true}}
 }

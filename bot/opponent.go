@@ -350,11 +350,8 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 		return Reply{}, false
 	}
 	pos := g.Position()
-	num, dots := pos.Fullmove, "."
-	if pos.Side == engine.Black {
-		dots = "..."
-	}
-	san := pos.SAN(m)
+	num, black := pos.Fullmove, pos.Side == engine.Black
+	san, story := pos.SAN(m), moveStory(pos, m)
 	if err := g.Play(m); err != nil {
 		s.log.Error("bot: search returned an unplayable move", "game", rec.ID, "move", pos.Canonical(m), "err", err)
 		return Reply{}, false
@@ -376,10 +373,7 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 	after := g.Position().Clone()
 	unlock()
 	s.log.Info("move", "game", rec.ID, "user", BotID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	caption := fmt.Sprintf("%s · %d%s %s ·", rec.ID, num, dots, san)
-	if after.InCheck() && rec.Active() {
-		caption += " Check!"
-	}
+	caption := moveCaption(rec.ID, num, black, san, story, after, rec.Active())
 	r := s.stateReply(c, rec, after, caption)
 	if !rec.Active() {
 		human, _ := humanOf(rec)

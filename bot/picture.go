@@ -9,11 +9,28 @@ import (
 	"topochess/storage"
 )
 
-// orientation picks the side drawn at the bottom for a viewer: their
-// setting, or with "auto" the side to move.
-func (s *Service) orientation(userID string, pos *engine.Position) engine.Color {
-	if userID != "" {
-		if st, err := s.store.Settings(userID); err == nil {
+// Orientation rule (the /settings help says it too): a picture posted
+// where both players and onlookers see it keeps one orientation for the
+// whole game — White at the bottom, or against the computer the human's
+// side (or their setting) — so coordinates do not jump between moves. A
+// view meant for one player alone (a private or ephemeral reply) follows
+// their /settings orientation; with "auto" it shows their own side at the
+// bottom, or the game's shared orientation to someone not playing.
+
+// sharedOrientation is the side at the bottom of a game's pictures posted
+// for everyone.
+func (s *Service) sharedOrientation(rec *storage.Game) engine.Color {
+	if rec.BotLevel > 0 {
+		return s.botGameOrientation(rec)
+	}
+	return engine.White
+}
+
+// viewOrientation is the side at the bottom of a picture of a game meant
+// for one viewer alone.
+func (s *Service) viewOrientation(rec *storage.Game, viewer string) engine.Color {
+	if viewer != "" {
+		if st, err := s.store.Settings(viewer); err == nil {
 			switch st.Orientation {
 			case "white":
 				return engine.White
@@ -22,7 +39,13 @@ func (s *Service) orientation(userID string, pos *engine.Position) engine.Color 
 			}
 		}
 	}
-	return pos.Side
+	switch rec.ColorOf(viewer) {
+	case "white":
+		return engine.White
+	case "black":
+		return engine.Black
+	}
+	return s.sharedOrientation(rec)
 }
 
 // lastMove returns the cells of a canonical move ("e2-e4", "e7-e8=Q").
@@ -74,12 +97,8 @@ func (s *Service) picture(pos *engine.Position, opt render.Options, name, gameID
 	}, nil
 }
 
-// gamePicture draws a game's current position for a viewer.
-func (s *Service) gamePicture(rec *storage.Game, pos *engine.Position, viewer string) (*Image, error) {
-	o := s.orientation(viewer, pos)
-	if rec.BotLevel > 0 {
-		o = s.botGameOrientation(rec)
-	}
-	opt := boardOptions(rec, pos, o)
+// gamePicture draws a game's current position to be posted for everyone.
+func (s *Service) gamePicture(rec *storage.Game, pos *engine.Position) (*Image, error) {
+	opt := boardOptions(rec, pos, s.sharedOrientation(rec))
 	return s.picture(pos, opt, fmt.Sprintf("%s-%d.png", rec.ID, len(rec.Moves)), rec.ID)
 }

@@ -64,12 +64,16 @@ type Painter interface {
 type Explanation struct {
 	Text string
 	// Choices are the replacement moves in canonical notation; each
-	// becomes a button.
+	// becomes a button. Labels, when set, are the buttons' words, one per
+	// choice ("as a knight: g5", "reappear: a3").
 	Choices []string
+	Labels  []string
 	// Observed and Observers are drawn on the picture (Heisenberg's S and
-	// the pieces that see it); nil when there is nothing to draw.
+	// the pieces that see it); nil when there is nothing to draw. Piece
+	// holds the cell of the piece whose move was refused.
 	Observed  []int
 	Observers []int
+	Piece     []int
 }
 
 // Explainer is consulted when a move typed in a variant with observation

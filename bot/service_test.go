@@ -69,24 +69,28 @@ func TestMovePictureMarks(t *testing.T) {
 		t.Errorf("alt %q lacks the last move", r.Image.Alt)
 	}
 	r = h.ok("alice", "Qh5+")
-	if !strings.Contains(r.Text, "Check!") || !strings.Contains(r.Image.Alt, "in check") {
+	if !strings.Contains(r.Text, "Check from the queen on h5!") || !strings.Contains(r.Image.Alt, "in check") {
 		t.Errorf("check not announced: %q / %q", r.Text, r.Image.Alt)
 	}
-	// auto orientation: the player to move (Black) at the bottom.
-	if r.Image.Orientation != "black" {
-		t.Errorf("orientation %q, want black", r.Image.Orientation)
+	// A picture posted for everyone keeps White at the bottom all game,
+	// although Black is to move.
+	if r.Image.Orientation != "white" {
+		t.Errorf("orientation %q, want white", r.Image.Orientation)
 	}
 	r = h.ok("bob", "/board")
 	if r.Image == nil || !strings.Contains(r.Text, "in check") || !strings.Contains(r.Text, id) {
 		t.Errorf("board: %q", r.Text)
 	}
-	h.ok("alice", "/settings orientation:white")
-	r = h.ok("alice", "/board")
-	if r.Image.Orientation != "white" {
-		t.Errorf("orientation after setting: %q", r.Image.Orientation)
+	h.ok("alice", "/settings orientation:black")
+	if r = h.ok("alice", "/board"); r.Image.Orientation != "white" {
+		t.Errorf("a shared board follows one player's setting: %q", r.Image.Orientation)
+	}
+	// A view for alice alone follows her setting.
+	if r = h.ok("alice", "/moves e4"); !r.Private || r.Image.Orientation != "black" {
+		t.Errorf("private view after setting: %q private=%v", r.Image.Orientation, r.Private)
 	}
 	r = h.ok("alice", "/settings")
-	if !strings.Contains(r.Text, "orientation:white") {
+	if !strings.Contains(r.Text, "orientation:black") || !strings.Contains(r.Text, "shown to you alone") {
 		t.Errorf("settings: %q", r.Text)
 	}
 	h.refused("alice", "/settings orientation:sideways", "auto")
@@ -108,7 +112,20 @@ func TestMovesCommand(t *testing.T) {
 	}
 	h.refused("alice", "/moves z9", `no cell "z9"`)
 	h.refused("alice", "/moves e5", "no piece on e5")
-	h.refused("alice", "/moves d5", "not to move")
+	// The opponent's pieces are answered too, saying whose they are.
+	r = h.ok("alice", "/moves d5")
+	for _, want := range []string{"black pawn on d5 is bob's (Black)", "not Black's turn", "alice (White) is to move", "could go to d4, xe4"} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("moves d5 lacks %q: %q", want, r.Text)
+		}
+	}
+	if !r.Private || r.Image == nil {
+		t.Errorf("moves d5: private=%v image=%v", r.Private, r.Image != nil)
+	}
+	r = h.ok("bob", "/moves d5")
+	if !strings.Contains(r.Text, "is yours, and it is not your turn") || !strings.Contains(r.Text, "On your turn it could go to d4, xe4") {
+		t.Errorf("moves d5 by its owner: %q", r.Text)
+	}
 	h.refused("alice", "/moves", "Which piece")
 }
 
@@ -379,8 +396,11 @@ func TestRestartContinues(t *testing.T) {
 	h.ok("alice", "/settings black")
 	h.restart()
 	r := h.ok("alice", "/board game:"+id)
-	if r.Image.Orientation != "black" || !strings.Contains(r.Text, "offers a draw") {
-		t.Errorf("after restart: %q orientation %s", r.Text, r.Image.Orientation)
+	if !strings.Contains(r.Text, "offers a draw") {
+		t.Errorf("after restart: %q", r.Text)
+	}
+	if r := h.ok("alice", "/moves e4 game:"+id); r.Image.Orientation != "black" {
+		t.Errorf("setting after restart: orientation %s", r.Image.Orientation)
 	}
 	h.ok("alice", "/draw decline")
 	h.ok("bob", "e5")

@@ -287,8 +287,10 @@ func (t *tapper) finish(path []string) string {
 	}
 	var cands []engine.Move // the legal moves this destination stands for
 	observed := false
+	var ob engine.Observation
 	if t.pos.V.Observation {
-		ob, err := t.pos.Explain(from, to)
+		var err error
+		ob, err = t.pos.Explain(from, to)
 		if err != nil {
 			return "that move is not possible now."
 		}
@@ -343,7 +345,7 @@ func (t *tapper) finish(path []string) string {
 		seen[st] = true
 		label := "=" + st
 		if observed {
-			label = t.pos.SAN(m)
+			label = observedChoiceLabel(t.pos, ob, m)
 		}
 		t.menu.Choices = append(t.menu.Choices, TapChoice{Label: label, Step: st})
 	}

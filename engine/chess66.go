@@ -132,6 +132,11 @@ func newChess66Geometry() *Geometry {
 	g.Partner[c66Four], g.Partner[c66A4] = c66A4, c66Four
 	g.Partner[c66Five], g.Partner[c66H5] = c66H5, c66Five
 	g.MayDup = true
+	// Written forms of the switch cells (docs/rules-notes.md): SAN and
+	// move lists say s4 and s5, which no move number can be mistaken for.
+	g.written = map[int]string{c66Four: "s4", c66Five: "s5"}
+	g.AddAlias("s4", c66Four)
+	g.AddAlias("s5", c66Five)
 	step := c66Step(g)
 	g.buildFromSteps(step)
 	g.buildPawns(step, c66Pawns())
@@ -140,16 +145,13 @@ func newChess66Geometry() *Geometry {
 	return g
 }
 
-// c66Layout draws regular cells as unit squares at (X, r-1). The transfer
-// cell 4 is the seed's parallelogram: the triangle left of a4 plus the
-// lower-left half of a4, so it overlaps a4's square and is listed after it
-// to be painted on top (5 is its mirror image). For a Split cell the
-// diagonal Poly[1]–Poly[3] divides the two colours: the triangle holding
-// Poly[0] (the new triangle outside the 8×8 squares) has the Dark colour,
-// the other half the switch partner's.
+// c66Layout draws every cell as a unit square at (X, r−1). The transfer
+// cells get squares of their own beside their partners: 4 left of a4
+// (below a5) and 5 right of h5 (above h4), so a piece in a switch is drawn
+// at full size, and each switch is outlined as one block of two halves.
 func c66Layout() *Layout {
 	l := &Layout{MinX: 0, MinY: 0, MaxX: 9, MaxY: 8}
-	for c := 0; c < 64; c++ {
+	for c := 0; c < 66; c++ {
 		x, r := c66XY(c)
 		fx, fy := float64(x), float64(r-1)
 		l.Shapes = append(l.Shapes, CellShape{
@@ -158,12 +160,6 @@ func c66Layout() *Layout {
 			Dark: (x+r)%2 == 0,
 		})
 	}
-	l.Shapes = append(l.Shapes,
-		CellShape{Cell: c66Four, Poly: []Point{{0, 4}, {1, 3}, {2, 3}, {1, 4}}, Dark: true, Split: true},
-		CellShape{Cell: c66Five, Poly: []Point{{9, 4}, {8, 5}, {7, 5}, {8, 4}}, Dark: false, Split: true},
-	)
-	// Each switch outlined as one region: the a4 square with the triangle
-	// of 4 (and the mirror for 5).
 	outline := func(text string, pts ...Point) {
 		for i := range pts {
 			m := Mark{From: pts[i], To: pts[(i+1)%len(pts)], Kind: "switch"}
@@ -173,18 +169,18 @@ func c66Layout() *Layout {
 			l.Marks = append(l.Marks, m)
 		}
 	}
-	outline("4/a4", Point{0, 4}, Point{1, 3}, Point{2, 3}, Point{2, 4})
-	outline("5/h5", Point{9, 4}, Point{8, 5}, Point{7, 5}, Point{7, 4})
+	outline("switch 4 · a4", Point{0, 4}, Point{0, 3}, Point{2, 3}, Point{2, 4})
+	outline("switch h5 · 5", Point{9, 4}, Point{9, 5}, Point{7, 5}, Point{7, 4})
 	for f := 0; f < 8; f++ {
 		name := string(rune('a' + f))
 		l.Labels = append(l.Labels,
-			Label{At: Point{float64(f) + 1.5, -0.35}, Text: name},
-			Label{At: Point{float64(f) + 0.5, 8.35}, Text: name})
+			Label{At: Point{float64(f) + 1.5, -0.3}, Text: name},
+			Label{At: Point{float64(f) + 0.5, 8.3}, Text: name})
 	}
 	for r := 1; r <= 8; r++ {
 		l.Labels = append(l.Labels,
-			Label{At: Point{-0.35, float64(r) - 0.5}, Text: fmt.Sprint(r)},
-			Label{At: Point{9.35, float64(r) - 0.5}, Text: fmt.Sprint(r)})
+			Label{At: Point{-0.3, float64(r) - 0.5}, Text: fmt.Sprint(r)},
+			Label{At: Point{9.3, float64(r) - 0.5}, Text: fmt.Sprint(r)})
 	}
 	return l
 }
@@ -203,6 +199,6 @@ func newChess66() *Variant {
 			"• An occupied switch blocks both halves: a piece on 4 stops a1-b8. A capture in a switch lands on the half the captured piece stood on. No move goes from one half of a switch to the other, and a king in a switch is in check when the switch is attacked.\n" +
 			"• Bishops can change colour through 4 and 5 (d1 to 4, then on to e8). A knight goes to the cells a king reaches in two steps that are not on one line with its start: from 5 it reaches g7, f6, f4, g3 and e4.\n" +
 			"• Otherwise FIDE rules: the usual start, castling, en passant and promotion on the last rank. A pawn's double step from a2 may end on 4 or a4, from h7 on h5 or 5. Draws are automatic on threefold repetition, 100 half-moves without capture or pawn move, and bare kings.\n" +
-			"• Type moves as from-to, e.g. e2-e4, a2-4, a1-b8.",
+			"• Type moves as from-to, e.g. e2-e4, a2-4, a1-b8. Move lists write the cells 4 and 5 as s4 and s5 (Rs4, s4xb5), so they never look like move numbers; both forms can be typed.",
 	}
 }

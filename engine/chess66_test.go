@@ -608,16 +608,12 @@ func TestChess66Layout(t *testing.T) {
 	if d4, e5 := shapes["d4"].Poly[0], shapes["e5"].Poly[0]; d4.X != e5.X || e5.Y != d4.Y+1 {
 		t.Errorf("e5 at %v is not above d4 at %v", e5, d4)
 	}
-	for _, tc := range []struct{ cell, below, above string }{{"4", "a3", "a5"}, {"5", "h4", "h6"}} {
-		s := shapes[tc.cell]
-		if !s.Split {
-			t.Errorf("%s is not two-coloured", tc.cell)
-		}
-		// The transfer cell's edges are the top edge of the cell below and
-		// the bottom edge of the cell above.
-		below, above := shapes[tc.below].Poly, shapes[tc.above].Poly
-		if !c66HasEdge(s.Poly, below[2], below[3]) || !c66HasEdge(s.Poly, above[0], above[1]) {
-			t.Errorf("%s does not join %s to %s: %v", tc.cell, tc.below, tc.above, s.Poly)
+	// Each transfer cell is a square of its own beside its partner: 4
+	// below a5 and left of a4, 5 above h4 and right of h5.
+	for _, tc := range []struct{ cell, partner, vert string }{{"4", "a4", "a5"}, {"5", "h5", "h4"}} {
+		s, p, v := shapes[tc.cell].Poly, shapes[tc.partner].Poly, shapes[tc.vert].Poly
+		if s[0].Y != p[0].Y || math.Abs(s[0].X-p[0].X) != 1 || s[0].X != v[0].X || math.Abs(s[0].Y-v[0].Y) != 1 {
+			t.Errorf("%s at %v: not beside %s (%v) and in line with %s (%v)", tc.cell, s[0], tc.partner, p[0], tc.vert, v[0])
 		}
 	}
 	switches := 0

@@ -89,6 +89,10 @@ type Geometry struct {
 	zSide   uint64
 
 	Layout *Layout
+
+	// written are the names moves are written with where they differ
+	// from the canonical ones (Chess 66's switch cells); nil: none do.
+	written map[int]string
 }
 
 type bitset []uint64
@@ -131,6 +135,16 @@ func (g *Geometry) Name(cell int) string {
 		return "?"
 	}
 	return g.names[cell]
+}
+
+// Written is the name a cell is written with in SAN and move lists. It is
+// the canonical name except on Chess 66, whose cells 4 and 5 are written
+// s4 and s5 there: a bare "4" reads like a move number ("1. 4 5").
+func (g *Geometry) Written(cell int) string {
+	if w, ok := g.written[cell]; ok {
+		return w
+	}
+	return g.Name(cell)
 }
 
 // Aliases lists every accepted spelling of a cell that was registered

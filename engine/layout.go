@@ -16,6 +16,9 @@ type CellShape struct {
 	// Tint marks a region drawn differently (the primed half of the Möbius
 	// strip, the "back side" of the paper).
 	Tint bool
+	// Down: the layout's up (the way '+' pawns go) points down on this
+	// shape (the back half of the folded Möbius strip).
+	Down bool
 }
 
 // Label is a coordinate or face label drawn on the board plane.

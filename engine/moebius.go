@@ -91,35 +91,62 @@ var moebiusPawns = pawnRule{
 	},
 }
 
-// moebiusLayout draws the unrolled strip as the seed prints it: bottom row
-// a1 … h1 a8' … h8', the back half tinted, with glue marks on the two short
-// edges, which are joined row by row (a1 beside h8', a8 beside h1').
+// moebiusGap is the room between the two halves of the folded strip, for
+// the front half's file letters.
+const moebiusGap = 0.75
+
+// moebiusLayout draws the strip folded in two, the way a phone shows it
+// best: the front half (a1…h8) above the back half (a1'…h8'), each drawn
+// with its own names in the usual order, so a cell's twin (a5 ↔ a5')
+// stands at the same place in the other half. The back half is tinted.
+// Where the strip's ends are glued the rows meet reversed: the front's
+// right edge runs on into the back's left edge (h1 beside a8'), the back's
+// right edge into the front's left edge (h1' beside a8); the glue marks
+// come in colour pairs with arrows that run the same way.
 func moebiusLayout() *Layout {
-	l := gridLayout(moebiusW, moebiusH, moebiusCell)
-	for i := range l.Shapes {
-		if l.Shapes[i].Cell%moebiusW >= 8 {
-			l.Shapes[i].Tint = true
-		}
-	}
-	for x := 0; x < moebiusW; x++ {
-		f := string(rune('a' + x%8))
-		if x >= 8 {
-			f += "'"
-		}
-		l.Labels = append(l.Labels, Label{At: Point{float64(x) + 0.5, -0.4}, Text: f})
-	}
+	const top = moebiusH + moebiusGap // the front half's lowest edge
+	l := &Layout{MinX: 0, MinY: 0, MaxX: 8, MaxY: top + moebiusH}
 	for y := 0; y < moebiusH; y++ {
+		for x := 0; x < moebiusW; x++ {
+			c := moebiusCell(x, y)
+			fx, fy, back := float64(x), top+float64(y), x >= 8
+			if back {
+				// Back cell (x, y) is named file x−8, rank 8−y.
+				fx, fy = float64(x-8), float64(moebiusH-1-y)
+			}
+			l.Shapes = append(l.Shapes, CellShape{
+				Cell: c,
+				Poly: []Point{{fx, fy}, {fx + 1, fy}, {fx + 1, fy + 1}, {fx, fy + 1}},
+				// One checkerboard over the strip: a1 dark, and twins
+				// (x+8, 7−y) alike, so bishops keep their colour.
+				Dark: (x+y)%2 == 0,
+				Tint: back,
+				// '+' pawns head for the strip's row 7: up on the front,
+				// down on the back as drawn.
+				Down: back,
+			})
+		}
+	}
+	for x := 0; x < 8; x++ {
+		f := string(rune('a' + x))
 		l.Labels = append(l.Labels,
-			Label{At: Point{-0.4, float64(y) + 0.5}, Text: fmt.Sprint(y + 1)},
-			Label{At: Point{moebiusW + 0.4, float64(y) + 0.5}, Text: fmt.Sprintf("%d'", 8-y)})
+			Label{At: Point{float64(x) + 0.5, top - 0.3}, Text: f},
+			Label{At: Point{float64(x) + 0.5, -0.3}, Text: f + "'"})
+	}
+	for r := 1; r <= 8; r++ {
+		l.Labels = append(l.Labels,
+			Label{At: Point{-0.3, top + float64(r) - 0.5}, Text: fmt.Sprint(r)},
+			Label{At: Point{-0.3, float64(r) - 0.5}, Text: fmt.Sprintf("%d'", r)})
 	}
 	l.Marks = append(l.Marks,
-		Mark{From: Point{0, 0}, To: Point{0, moebiusH}, Kind: "glue", Text: "↔ h'"},
-		Mark{From: Point{moebiusW, 0}, To: Point{moebiusW, moebiusH}, Kind: "glue", Text: "a ↔"})
+		Mark{From: Point{8, top}, To: Point{8, top + 8}, Kind: "glue", Text: "h1 → a8'   h8 → a1'"},
+		Mark{From: Point{0, 8}, To: Point{0, 0}, Kind: "glue", Text: "h1 → a8'   h8 → a1'"},
+		Mark{From: Point{8, 0}, To: Point{8, 8}, Kind: "glue", Text: "h1' → a8   h8' → a1"},
+		Mark{From: Point{0, top + 8}, To: Point{0, top}, Kind: "glue", Text: "h1' → a8   h8' → a1"})
 	return l
 }
 
-const moebiusRulesCommon = "• The board is a Möbius strip: an 8×8 board drawn on both sides of a twisted, glued strip of paper, shown unrolled as 16×8. The back side has primed names (a1'…h8'); the left and right ends are glued together, row by row (a1 beside h8', a8 beside h1'). The top and bottom rows are edges.\n" +
+const moebiusRulesCommon = "• The board is a Möbius strip: an 8×8 board drawn on both sides of a twisted, glued strip of paper, drawn folded: the front half (a1…h8) above the back half (a1'…h8'), so a cell's twin stands at the same place in the other half. The ends of the strip are glued with a twist: h1 continues on a8', h8 on a1', and h1' on a8. The top and bottom rows are edges.\n" +
 	"• Pieces move as usual and may run round the strip: a rook on an open row reaches every cell of it, a knight can jump across the glued ends.\n" +
 	"• Phasing: any piece, king and pawns included, may instead move straight through the paper to its twin cell — the same name with or without the prime (a5 ↔ a5') — if that cell is empty or holds an enemy piece, which it captures. So every piece attacks its twin cell, and a king can be in check from its twin.\n" +
 	"• A pawn that phases reverses its direction on the picture (it keeps its heading on the paper). Pawns moving up promote on the top row and double-step from the second row; pawns moving down promote on the bottom row and double-step from the seventh. En passant works as usual, also across the glued ends.\n"

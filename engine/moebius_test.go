@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -484,21 +485,42 @@ func TestMoebiusLayout(t *testing.T) {
 	if l == nil || len(l.Shapes) != 128 {
 		t.Fatal("layout should draw 128 cells")
 	}
-	seen := map[int]bool{}
+	// Folded: the front half above the back half, each in the usual
+	// order, so a cell and its twin stand at the same place in each half.
+	const top = moebiusH + moebiusGap
+	at := map[int]Point{}
+	dark := map[int]bool{}
 	for _, s := range l.Shapes {
-		x, y := int(s.Poly[0].X), int(s.Poly[0].Y)
-		if s.Cell != moebiusCell(x, y) || seen[s.Cell] {
-			t.Errorf("shape at (%d,%d) draws %s", x, y, v.Geo.Name(s.Cell))
+		name := v.Geo.Name(s.Cell)
+		if _, dup := at[s.Cell]; dup {
+			t.Errorf("%s drawn twice", name)
 		}
-		seen[s.Cell] = true
-		if s.Tint != strings.HasSuffix(v.Geo.Name(s.Cell), "'") {
-			t.Errorf("%s: tint %v", v.Geo.Name(s.Cell), s.Tint)
+		at[s.Cell], dark[s.Cell] = s.Poly[0], s.Dark
+		f, r := float64(name[0]-'a'), float64(name[1]-'1')
+		want := Point{f, top + r}
+		if strings.HasSuffix(name, "'") {
+			want = Point{f, r}
 		}
-		// A plain checkerboard over the whole strip: a1 dark, and bishops
-		// keep their colour round the glued ends.
-		if s.Dark != ((x+y)%2 == 0) {
-			t.Errorf("%s: dark %v", v.Geo.Name(s.Cell), s.Dark)
+		if s.Poly[0] != want {
+			t.Errorf("%s drawn at %v, want %v", name, s.Poly[0], want)
 		}
+		if s.Tint != strings.HasSuffix(name, "'") || s.Down != s.Tint {
+			t.Errorf("%s: tint %v, down %v", name, s.Tint, s.Down)
+		}
+	}
+	for c := range at {
+		tw := int(v.Geo.Twin[c])
+		if d := at[c]; d.X != at[tw].X || math.Abs(d.Y-at[tw].Y) != top {
+			t.Errorf("%s and its twin %s are not drawn in the same place", v.Geo.Name(c), v.Geo.Name(tw))
+		}
+		// The strip's own checkerboard (bishops keep their colour round
+		// the glued ends) gives twins opposite colours.
+		if x, y := c%moebiusW, c/moebiusW; dark[c] != ((x+y)%2 == 0) {
+			t.Errorf("%s: dark %v", v.Geo.Name(c), dark[c])
+		}
+	}
+	if !dark[v.Geo.Cell("a1")] {
+		t.Error("a1 is not dark")
 	}
 	texts := map[string]bool{}
 	for _, lb := range l.Labels {
@@ -511,12 +533,12 @@ func TestMoebiusLayout(t *testing.T) {
 	}
 	glue := 0
 	for _, m := range l.Marks {
-		if m.Kind == "glue" && m.From.X == m.To.X && (m.From.X == 0 || m.From.X == 16) {
+		if m.Kind == "glue" && m.From.X == m.To.X && (m.From.X == 0 || m.From.X == 8) {
 			glue++
 		}
 	}
-	if glue != 2 {
-		t.Errorf("%d glue marks on the short edges, want 2", glue)
+	if glue != 4 {
+		t.Errorf("%d glue marks on the halves' sides, want 4", glue)
 	}
 	if MustVariant("moebius-nierse").Geo.Layout == nil {
 		t.Error("nierse has no layout")

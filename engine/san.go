@@ -15,16 +15,16 @@ func (p *Position) SAN(m Move) string {
 		}
 	} else {
 		legal := p.LegalMoves()
-		from := p.g.Name(int(m.From))
+		from, to := p.g.Written(int(m.From)), p.g.Written(int(m.To))
 		capture := p.Board[m.To] != 0 || m.Flags&FlagEnPassant != 0
-		if pc.Kind() == Pawn && !capture && p.ambiguousBy(legal, m, func(int) string { return "" }) && !p.readsBack(p.g.Name(int(m.To))+promoSuffix(m), m) {
+		if pc.Kind() == Pawn && !capture && p.ambiguousBy(legal, m, func(int) string { return "" }) && !p.readsBack(to+promoSuffix(m), m) {
 			// Two pawns can step to one cell on some boards (the cube,
 			// Heisenberg reappearances) and the plain step does not name
 			// this one: write the move out in full.
 			sb.WriteString(from + "-")
 		} else if pc.Kind() == Pawn {
 			if capture {
-				_, file, _ := cellParts(from)
+				_, file, _ := cellParts(p.g.Name(int(m.From)))
 				if file == "" || !p.singlesOut(legal, m, file) {
 					file = from
 				}
@@ -34,15 +34,16 @@ func (p *Position) SAN(m Move) string {
 			sb.WriteString(pc.Kind().Letter())
 			dis := p.sanDisambiguator(legal, m)
 			sb.WriteString(dis)
-			if !capture && dis != "" && p.g.Cell(dis+p.g.Name(int(m.To))) >= 0 {
-				// Chess 66: "Rb" and the cell "5" would read as Rb5.
+			if !capture && dis != "" && p.g.Cell(dis+to) >= 0 {
+				// The disambiguator and the destination must not read as
+				// one cell.
 				sb.WriteByte('-')
 			}
 		}
 		if capture {
 			sb.WriteByte('x')
 		}
-		sb.WriteString(p.g.Name(int(m.To)))
+		sb.WriteString(to)
 		if m.Promo != NoKind {
 			sb.WriteString("=" + m.Promo.Letter())
 		}
@@ -92,7 +93,7 @@ func (p *Position) sanDisambiguator(legal []Move, m Move) string {
 	if face == "" && rank != "" && file != "" && !bishopRank && p.singlesOut(legal, m, rank) {
 		return rank
 	}
-	return from
+	return p.g.Written(int(m.From))
 }
 
 // singlesOut reports whether the disambiguator d, read the way ParseMove

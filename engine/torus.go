@@ -111,36 +111,61 @@ func torusStart() string {
 	return "w " + strings.Join(toks, ",") + " KQkq - 0 1"
 }
 
-// torusLayout draws the 8×14 grid with coordinates, glue marks on the
-// joined edges and, on the Klein bottle, the mirrored seam.
+// kleinGap is the room the Klein bottle's picture leaves at its mirrored
+// seam, for the letters of the files met across it.
+const kleinGap = 0.75
+
+// torusLayout draws the 8×14 grid with coordinates and glue marks on the
+// joined edges. The Klein bottle's grid opens at the mirrored seam, and in
+// the opening each column names the file it meets on the other side
+// (h g f … a), so a reader sees where a piece crossing there arrives.
 func torusLayout(gl gluing) *Layout {
-	l := gridLayout(torusW, torusH, func(x, y int) int { return y*torusW + x })
-	// Coordinates sit in the renderer's margin, left of and below the grid.
+	gap := 0.0
+	if gl == glueKlein {
+		gap = kleinGap
+	}
+	rowY := func(y int) float64 {
+		if y > kleinSeamY {
+			return float64(y) + gap
+		}
+		return float64(y)
+	}
+	w, h := float64(torusW), float64(torusH)+gap
+	l := &Layout{MinX: 0, MinY: 0, MaxX: w, MaxY: h}
+	for y := 0; y < torusH; y++ {
+		for x := 0; x < torusW; x++ {
+			fx, fy := float64(x), rowY(y)
+			l.Shapes = append(l.Shapes, CellShape{
+				Cell: y*torusW + x,
+				Poly: []Point{{fx, fy}, {fx + 1, fy}, {fx + 1, fy + 1}, {fx, fy + 1}},
+				Dark: (x+y)%2 == 0,
+			})
+		}
+	}
 	for x := 0; x < torusW; x++ {
-		l.Labels = append(l.Labels, Label{At: Point{float64(x) + 0.5, -0.35}, Text: string(rune('a' + x))})
+		l.Labels = append(l.Labels, Label{At: Point{float64(x) + 0.5, -0.3}, Text: string(rune('a' + x))})
 	}
 	for y := 0; y < torusH; y++ {
-		l.Labels = append(l.Labels, Label{At: Point{-0.35, float64(y) + 0.5}, Text: fmt.Sprint(y + 1)})
+		l.Labels = append(l.Labels, Label{At: Point{-0.3, rowY(y) + 0.5}, Text: fmt.Sprint(y + 1)})
 	}
-	w, h := float64(torusW), float64(torusH)
 	l.Marks = append(l.Marks,
-		Mark{From: Point{0, h}, To: Point{w, h}, Kind: "glue", Text: "rank 14 continues on rank 1"},
-		Mark{From: Point{0, 0}, To: Point{w, 0}, Kind: "glue", Text: "rank 1 continues on rank 14"})
+		Mark{From: Point{0, h}, To: Point{w, h}, Kind: "glue", Text: "↕ rank 1"},
+		Mark{From: Point{0, 0}, To: Point{w, 0}, Kind: "glue", Text: "↕ rank 14"})
 	if gl != glueCylinder {
 		l.Marks = append(l.Marks,
-			Mark{From: Point{0, 0}, To: Point{0, h}, Kind: "glue", Text: "file a continues on file h"},
-			Mark{From: Point{w, 0}, To: Point{w, h}, Kind: "glue", Text: "file h continues on file a"})
+			Mark{From: Point{0, 0}, To: Point{0, h}, Kind: "glue", Text: "↔ file h"},
+			Mark{From: Point{w, 0}, To: Point{w, h}, Kind: "glue", Text: "↔ file a"})
 	}
 	if gl == glueKlein {
-		seam := float64(kleinSeamY + 1)
-		l.Marks = append(l.Marks, Mark{From: Point{0, seam}, To: Point{w, seam}, Kind: "seam", Text: "mirrored: a11 meets h12"})
-		// Across the seam, file x meets file 7−x: each side shows the
-		// letters of the files waiting on the other side.
+		lo := float64(kleinSeamY + 1)
+		seam := lo + gap/2
+		l.Marks = append(l.Marks,
+			Mark{From: Point{0, lo}, To: Point{w, lo}, Kind: "seam"},
+			Mark{From: Point{0, lo + gap}, To: Point{w, lo + gap}, Kind: "seam"})
+		// Across the seam file x meets file 7−x.
 		for x := 0; x < torusW; x++ {
 			other := string(rune('a' + torusW - 1 - x))
-			l.Labels = append(l.Labels,
-				Label{At: Point{float64(x) + 0.5, seam + 0.12}, Text: other, Small: true},
-				Label{At: Point{float64(x) + 0.5, seam - 0.12}, Text: other, Small: true})
+			l.Labels = append(l.Labels, Label{At: Point{float64(x) + 0.5, seam}, Text: other, Small: true})
 		}
 	}
 	return l

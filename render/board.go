@@ -15,9 +15,19 @@ import (
 // position: built once per variant, size and orientation, then only read.
 type board struct {
 	t      transform
+	plan   plan
+	labels []textBox // where label and mark texts are drawn
 	base   *image.Paletted
 	shapes []shapeInfo
 	byCell [][]int // shape indices of each cell
+}
+
+// textBox is a drawn text's extent in pixels and its cap height.
+type textBox struct {
+	x0, y0, x1, y1 float64
+	cap            float64
+	onCell         bool
+	text           string
 }
 
 // span is a run of pixels [x0, x1) on row y.
@@ -33,14 +43,17 @@ type shapeInfo struct {
 	// box that fits the visible part of the shape.
 	ax, ay float64
 	size   int
+	// down: '+' pawns go down the picture on this shape.
+	down bool
 }
 
-func buildBoard(v *engine.Variant, long int, flip bool) *board {
+func buildBoard(v *engine.Variant, width int, flip bool) *board {
 	l := v.Geo.Layout
-	t := frameFor(l, long, flip)
-	b := &board{t: t, byCell: make([][]int, v.Geo.N)}
+	pl := planFor(l, width, flip)
+	t := pl.t
+	b := &board{t: t, plan: pl, byCell: make([][]int, v.Geo.N)}
 	for i, sh := range l.Shapes {
-		si := shapeInfo{cell: sh.Cell}
+		si := shapeInfo{cell: sh.Cell, down: sh.Down}
 		for _, p := range sh.Poly {
 			x, y := t.px(p)
 			si.poly = append(si.poly, [2]float64{x, y})
@@ -50,7 +63,8 @@ func buildBoard(v *engine.Variant, long int, flip bool) *board {
 			b.byCell[sh.Cell] = append(b.byCell[sh.Cell], i)
 		}
 	}
-	b.base = quantize(drawBoard(l, t))
+	img, labels := drawBoard(l, pl)
+	b.base, b.labels = quantize(img), labels
 	b.rasterize()
 	return b
 }
@@ -82,7 +96,9 @@ func pathPoly(dc *gg.Context, t transform, pts []engine.Point) {
 }
 
 // drawBoard paints the empty board: frame, cells, marks, labels.
-func drawBoard(l *engine.Layout, t transform) *image.RGBA {
+func drawBoard(l *engine.Layout, pl plan) (*image.RGBA, []textBox) {
+	t := pl.t
+	var boxes []textBox
 	dc := gg.NewContext(t.w, t.h)
 	dc.SetColor(colFrame)
 	dc.Clear()
@@ -117,8 +133,10 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 		}
 	}
 	faces := newFaces()
+	face := faces.bold(pl.em)
+	dc.SetFontFace(face)
 	glue := 0
-	for _, m := range l.Marks {
+	for k, m := range l.Marks {
 		x0, y0 := t.px(m.From)
 		x1, y1 := t.px(m.To)
 		var c color.RGBA
@@ -130,7 +148,7 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 		case "seam":
 			c = colSeam
 			dc.SetColor(c)
-			dc.SetLineWidth(math.Max(2, 0.05*s))
+			dc.SetLineWidth(math.Max(3, 0.07*s))
 			dc.SetDash(0.25*s, 0.12*s)
 			dc.DrawLine(x0, y0, x1, y1)
 			dc.Stroke()
@@ -143,7 +161,7 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 			dc.DrawLine(x0, y0, x1, y1)
 			dc.Stroke()
 		}
-		if mp := placeMarkText(l, m); mp.ok {
+		if mp := pl.marks[k]; mp.ok {
 			x, y := t.px(mp.at)
 			dx, dy := mp.dx*t.sx, mp.dy*t.sy
 			ang := math.Atan2(dy, dx)
@@ -154,44 +172,52 @@ func drawBoard(l *engine.Layout, t transform) *image.RGBA {
 			if math.Abs(math.Abs(ang)-math.Pi/2) < 1e-6 {
 				ang = -math.Pi / 2
 			}
-			dc.SetFontFace(faces.bold(math.Max(markMinPx, markUnits*s)))
 			dc.Push()
 			dc.RotateAbout(ang, x, y)
 			dc.SetColor(mix(c, colLabel, 0.35))
-			dc.DrawStringAnchored(m.Text, x, y, 0.5, 0.35)
+			bx := drawText(dc, mp.text, x, y, pl.em)
 			dc.Pop()
+			if math.Abs(math.Sin(ang)) > 0.5 {
+				// Turned a quarter: width and height swap about the centre.
+				hw, hh := (bx.x1-bx.x0)/2, (bx.y1-bx.y0)/2
+				bx.x0, bx.x1, bx.y0, bx.y1 = x-hh, x+hh, y-hw, y+hw
+			}
+			boxes = append(boxes, bx)
 		}
 	}
-	for _, lb := range l.Labels {
-		x, y := t.px(lb.At)
-		if !lb.Small && !insideAny(l, lb.At) {
-			dc.SetFontFace(faces.bold(math.Max(labelMinPx, labelUnits*s)))
-			dc.SetColor(colLabel)
-			dc.DrawStringAnchored(lb.Text, x, y, 0.5, 0.35)
+	for _, lb := range pl.labels {
+		x, y := t.px(lb.at)
+		if lb.onCell {
+			// On a cell that holds no piece: dark text on a light halo.
+			bx := haloText(dc, lb.text, x, y, pl.em)
+			bx.onCell = true
+			boxes = append(boxes, bx)
 			continue
 		}
-		if insideAny(l, lb.At) {
-			// On a cell: dark text with a light halo reads on every colour.
-			size := math.Max(seamMinPx, seamUnits*s)
-			dc.SetFontFace(faces.bold(size))
-			haloText(dc, lb.Text, x, y, math.Max(1, size/9))
-		} else {
-			dc.SetFontFace(faces.bold(math.Max(smallMinPx, smallUnits*s)))
-			dc.SetColor(colLabel)
-			dc.DrawStringAnchored(lb.Text, x, y, 0.5, 0.35)
-		}
+		dc.SetColor(colLabel)
+		boxes = append(boxes, drawText(dc, lb.text, x, y, pl.em))
 	}
-	return dc.Image().(*image.RGBA)
+	return dc.Image().(*image.RGBA), boxes
 }
 
-func haloText(dc *gg.Context, text string, x, y, r float64) {
+func haloText(dc *gg.Context, text string, x, y, em float64) textBox {
+	r := math.Max(1, em/9)
 	dc.SetColor(colHalo)
 	for a := 0; a < 8; a++ {
 		th := float64(a) * math.Pi / 4
-		dc.DrawStringAnchored(text, x+r*math.Cos(th), y+r*math.Sin(th), 0.5, 0.35)
+		drawText(dc, text, x+r*math.Cos(th), y+r*math.Sin(th), em)
 	}
 	dc.SetColor(colSmall)
-	dc.DrawStringAnchored(text, x, y, 0.5, 0.35)
+	return drawText(dc, text, x, y, em)
+}
+
+// drawText draws a text centred on (x, y) with its capitals centred
+// vertically, and returns the box its ink may cover.
+func drawText(dc *gg.Context, text string, x, y, em float64) textBox {
+	w, _ := dc.MeasureString(text)
+	base := y + capHeight*em/2
+	dc.DrawString(text, x-w/2, base)
+	return textBox{x0: x - w/2, x1: x + w/2, y0: base - 0.77*em, y1: base + 0.24*em, cap: capHeight * em, text: text}
 }
 
 // drawGlue draws a glued edge: a coloured band with arrowheads pointing

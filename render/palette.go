@@ -30,9 +30,14 @@ var (
 
 	// Glue marks come in pairs (consecutive in the layout); each pair has
 	// its own colour.
-	colGlue   = []color.RGBA{rgb(0xe8, 0x3e, 0x8c), rgb(0x1f, 0xa8, 0xe8), rgb(0xf5, 0xa6, 0x23), rgb(0x4c, 0xc2, 0x5e)}
-	colSeam   = rgb(0xd0, 0x1f, 0xd8)
-	colSwitch = rgb(0x12, 0x6e, 0xe0)
+	colGlue = []color.RGBA{rgb(0xe8, 0x3e, 0x8c), rgb(0x1f, 0xa8, 0xe8), rgb(0xf5, 0xa6, 0x23), rgb(0x4c, 0xc2, 0x5e)}
+	colSeam = rgb(0xd0, 0x1f, 0xd8)
+
+	// Arrows: the last move, and lines of check, laid over the board at
+	// arrowAlpha.
+	colArrow     = [3]float64{0x12, 0x6e, 0x1a}
+	colCheckLine = [3]float64{0xd8, 0x12, 0x12}
+	colSwitch    = rgb(0x12, 0x6e, 0xe0)
 )
 
 // Overlays are translucent colours laid over a cell (or over a band along
@@ -52,6 +57,8 @@ const (
 	hlDot // destination dots and capture rings
 	numOverlays
 )
+
+const arrowAlpha = 0.82
 
 var overlays = [numOverlays]overlay{
 	hlLast:      {rgb(0x9b, 0xc7, 0x00), 0.45},
@@ -116,6 +123,14 @@ func buildPalette() *pal {
 	flat = append(flat, colGlue...)
 	for _, c := range flat {
 		add(c)
+	}
+	// Arrows over the cells, pieces and frame they cross most.
+	for _, a := range [][3]float64{colArrow, colCheckLine} {
+		ac := rgb(uint8(a[0]), uint8(a[1]), uint8(a[2]))
+		for _, c := range []color.RGBA{colLight, colDark, colTintLight, colTintDark, colWhiteFill, colBlackFill, colFrame,
+			overlays[hlLast].over(colLight), overlays[hlLast].over(colDark), overlays[hlCheck].over(colLight)} {
+			add(mix(c, ac, arrowAlpha))
+		}
 	}
 	for _, c := range cells {
 		add(c)

@@ -43,11 +43,18 @@ type Options struct {
 
 // Renderer draws boards. It is safe for concurrent use.
 type Renderer struct {
-	// Long is the most the picture's longest side may be, in pixels. The
-	// side actually used grows with the board's elongation from 900 up to
-	// Long, within a budget of about a million pixels.
+	// Width is the picture's width in pixels; the height follows the
+	// board's layout, at most 1.8 times the width.
+	Width int
+	// Long, used only when Width is zero, asks instead for the longest
+	// side in pixels (replays are sized that way).
 	Long int
 }
+
+// DefaultWidth is the width of a chat picture: about twice what phones
+// and Discord show inline (docs/pictures.md), so a tap to enlarge stays
+// sharp.
+const DefaultWidth = 800
 
 // Empty boards are shared by all renderers: they depend only on the
 // variant, the size and the side.
@@ -57,9 +64,9 @@ var (
 )
 
 type boardKey struct {
-	v    *engine.Variant
-	long int
-	flip bool
+	v     *engine.Variant
+	width int
+	flip  bool
 }
 
 type boardEntry struct {
@@ -68,18 +75,16 @@ type boardEntry struct {
 }
 
 // New returns a renderer with the default size.
-func New() *Renderer { return &Renderer{Long: 1280} }
+func New() *Renderer { return &Renderer{Width: DefaultWidth} }
 
-func (r *Renderer) long() int {
-	if r.Long <= 0 {
-		return 1280
-	}
-	return r.Long
+// width is the picture width for a variant.
+func (r *Renderer) width(v *engine.Variant) int {
+	return widthFor(v.Geo.Layout, r.Width, r.Long)
 }
 
 // board returns the cached empty board, building it on first use.
 func (r *Renderer) board(v *engine.Variant, o engine.Color) *board {
-	k := boardKey{v, r.long(), o == engine.Black}
+	k := boardKey{v, r.width(v), o == engine.Black}
 	boardsMu.Lock()
 	e := boards[k]
 	if e == nil {
@@ -87,14 +92,14 @@ func (r *Renderer) board(v *engine.Variant, o engine.Color) *board {
 		boards[k] = e
 	}
 	boardsMu.Unlock()
-	e.once.Do(func() { e.b = buildBoard(v, k.long, k.flip) })
+	e.once.Do(func() { e.b = buildBoard(v, k.width, k.flip) })
 	return e.b
 }
 
 // Size is the picture size in pixels for a variant (the same from either
 // side).
 func (r *Renderer) Size(v *engine.Variant) (w, h int) {
-	t := frameFor(v.Geo.Layout, r.long(), false)
+	t := frameFor(v.Geo.Layout, r.width(v), false)
 	return t.w, t.h
 }
 
@@ -126,7 +131,13 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		{opt.Observers, hlObservers, true},
 		{opt.Observed, hlObserved, true},
 		{opt.Selected, hlSelected, false},
+		// A darker rim sets the chosen piece apart from the last move.
+		{opt.Selected, hlSelected, true},
 		{opt.Check, hlCheck, false},
+		// On the Möbius strip the twins of the selected piece's cell and
+		// of a king in check, which they attack through the paper.
+		{twins(pos, opt.Selected), hlSelected, true},
+		{twins(pos, opt.Check), hlCheck, true},
 	}
 	for _, f := range fills {
 		table := &p.remap[f.kind]
@@ -171,7 +182,7 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 			// '+' is toward the top of the layout, which Black's view
 			// turns to the bottom.
 			up := !pc.Minus()
-			if opt.Orientation == engine.Black {
+			if si.down != (opt.Orientation == engine.Black) {
 				up = !up
 			}
 			k.arrow = arrowDown
@@ -181,6 +192,33 @@ func (r *Renderer) paint(img *image.Paletted, b *board, pos *engine.Position, op
 		}
 		placeSprite(img, si, getSprite(k))
 	}
+	if len(opt.Last) == 2 && valid(pos, opt.Last[0]) && valid(pos, opt.Last[1]) && opt.Last[0] != opt.Last[1] {
+		trailStroke(b, pos, lastTrail(pos, opt.Last[0], opt.Last[1])).fill(img, colArrow, arrowAlpha)
+	}
+	for _, k := range opt.Check {
+		if valid(pos, k) {
+			for _, tr := range checkTrails(pos, k) {
+				trailStroke(b, pos, tr).fill(img, colCheckLine, arrowAlpha)
+			}
+		}
+	}
+}
+
+func valid(pos *engine.Position, c int) bool { return c >= 0 && c < len(pos.Board) }
+
+// twins are the twin cells of cells, on boards that have twins.
+func twins(pos *engine.Position, cells []int) []int {
+	g := pos.Geo()
+	if g.Twin == nil {
+		return nil
+	}
+	var out []int
+	for _, c := range cells {
+		if c >= 0 && c < len(g.Twin) {
+			out = append(out, int(g.Twin[c]))
+		}
+	}
+	return out
 }
 
 func placeSprite(img *image.Paletted, si *shapeInfo, s *sprite) {
@@ -252,7 +290,7 @@ func (r *Renderer) CellAt(v *engine.Variant, o engine.Color, x, y float64) int {
 // Together with CellAt it lets clients and tests go between cells and
 // pixels.
 func (r *Renderer) CellCenter(v *engine.Variant, o engine.Color, cell int) (x, y float64, ok bool) {
-	t := frameFor(v.Geo.Layout, r.long(), o == engine.Black)
+	t := r.board(v, o).t
 	for _, sh := range v.Geo.Layout.Shapes {
 		if sh.Cell == cell {
 			var c engine.Point

@@ -99,6 +99,15 @@ func firstMoves(pos *engine.Position, n int) []int {
 	return last
 }
 
+// botOptions are the options the bot draws a position with after a move.
+func botOptions(pos *engine.Position, last []int) Options {
+	opt := Options{Last: last}
+	if k := pos.King[pos.Side]; k >= 0 && pos.InCheck() {
+		opt.Check = []int{int(k)}
+	}
+	return opt
+}
+
 func goldenCases(t *testing.T) []goldenCase {
 	var cs []goldenCase
 	for _, id := range engine.Variants() {
@@ -115,6 +124,28 @@ func goldenCases(t *testing.T) []goldenCase {
 			}
 		}
 		cs = append(cs, goldenCase{id + "-black", pos, opt})
+		// A middle game as the bot sends it: last move, and check if any.
+		mid := v.StartPosition()
+		cs = append(cs, goldenCase{id + "-middle", mid, botOptions(mid, firstMoves(mid, 14))})
+	}
+	// Paths over seams: a bishop round Klein's glued files, a rook up
+	// through the mirror, a rook round the Möbius ends, a check through
+	// the paper, a knight leaping the torus' glued ranks.
+	for _, c := range []struct{ name, id, start, move string }{
+		{"klein-wrap", "klein", "w Ke1,Bc11,Rh3,ke8 - - 0 1", "c11-h8"},
+		{"klein-mirror", "klein", "w Ke1,Rd10,kb5 - - 0 1", "d10-e13"},
+		{"moebius-round", "moebius", "w Ke1,Rh1,ke8 - - 0 1", "h1-c8'"},
+		{"moebius-phase-check", "moebius", "w Ke1,Ra8',ke8 - - 0 1", "a8'-e8'"},
+		{"toroidal-knight", "toroidal", "w Ke1,Ng2,kb8 - - 0 1", "g2-h14"},
+		{"chess66-switch", "chess66", "w Ke1,Bd1,kh8 - - 0 1", "d1-4"},
+	} {
+		pos, _ := play(t, engine.MustVariant(c.id), c.start, c.move)
+		m, _ := engine.MustVariant(c.id).ParsePosition(c.start)
+		mv, err := m.ParseCanonical(c.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, goldenCase{c.name, pos, botOptions(pos, []int{int(mv.From), int(mv.To)})})
 	}
 	std := engine.MustVariant("standard")
 	g := std.Geo
@@ -130,6 +161,15 @@ func goldenCases(t *testing.T) []goldenCase {
 	cs = append(cs, goldenCase{"standard-observe", pos, Options{
 		Observed: cells(g, "c4"), Observers: cells(g, "a5"), Highlight: cells(g, "c3"), Selected: cells(g, "c3"),
 	}})
+	// Heisenberg's observation picture: the moving piece, the cell where
+	// it was seen, the pieces that saw it and the destinations offered
+	// instead (a quiet one and a capture), each in its own mark.
+	hz := engine.MustVariant("heisenberg")
+	pos, last = play(t, hz, "", "e2-e4", "c7-c5", "b1-c3", "g8-f6")
+	hg := hz.Geo
+	cs = append(cs, goldenCase{"heisenberg-observe", pos, Options{Last: last,
+		Selected: cells(hg, "f1"), Observed: cells(hg, "b5"), Observers: cells(hg, "c6", "a6"),
+		Dots: cells(hg, "a6", "d3"), Rings: cells(hg, "c5")}})
 	return cs
 }
 
@@ -235,16 +275,15 @@ func TestSizes(t *testing.T) {
 	for _, id := range engine.Variants() {
 		v := engine.MustVariant(id)
 		w, h := r.Size(v)
-		long, short := max(w, h), min(w, h)
-		if long < 900 || long > 1280 {
-			t.Errorf("%s: %d×%d, longest side outside 900–1280", id, w, h)
+		if w != DefaultWidth || float64(h) > maxTall*float64(w) {
+			t.Errorf("%s: %d×%d, want %d wide and at most %.1f× as tall", id, w, h, DefaultWidth, maxTall)
 		}
-		if w+h > 10000 {
-			t.Errorf("%s: %d×%d exceeds Telegram's width+height", id, w, h)
+		if w+h > 10000 || max(w, h) > 20*min(w, h) {
+			t.Errorf("%s: %d×%d exceeds Telegram's photo limits", id, w, h)
 		}
-		// Discord on Android crops square previews to a narrower box.
-		if float64(long) < 1.2*float64(short) {
-			t.Errorf("%s: %d×%d is nearly square", id, w, h)
+		// Discord on Android has cropped exactly square pictures.
+		if w == h {
+			t.Errorf("%s: %d×%d is square", id, w, h)
 		}
 		if raceOn && !sampled(id) {
 			continue

@@ -108,7 +108,7 @@ func drawMarker(what, n int) *image.RGBA {
 	dc.SetColor(color.NRGBA{o.c.R, o.c.G, o.c.B, uint8(o.alpha * 255)})
 	c := float64(n) / 2
 	if what == spriteDot {
-		dc.DrawCircle(c, c, 0.16*float64(n))
+		dc.DrawCircle(c, c, 0.2*float64(n))
 		dc.Fill()
 	} else {
 		// Thick enough to read on the small cells of the cube net too.

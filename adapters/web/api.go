@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"topochess/bot"
-	"topochess/engine"
 )
 
 // maxLine is the longest line a page may send; the bot has its own,
@@ -123,8 +122,13 @@ func (s *Server) apiSend(w http.ResponseWriter, r *http.Request) {
 	}
 	name, text, slash := bot.ParseLine(line)
 	if !slash {
-		// Plain text is chat between people, as on the other platforms,
-		// where the bot only answers commands.
+		// A move typed bare by the player to move plays, as in the
+		// console; other plain text is chat between people.
+		if cmd, ok := s.plainMove(se, req.Event, line); ok {
+			s.run(se, cmd, line)
+			writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+			return
+		}
 		s.hub.publish(se.room, &event{Kind: "chat", From: se.user.Name, Text: line, Time: s.millis()})
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 		return
@@ -173,9 +177,13 @@ func (s *Server) apiPress(w http.ResponseWriter, r *http.Request) {
 }
 
 type clickRequest struct {
-	Image string  `json:"image"`
-	X     float64 `json:"x"`
-	Y     float64 `json:"y"`
+	Image string `json:"image"`
+	// Cell is the cell the page found under the click in the picture's
+	// map (GET /api/map/{image}); without it, X and Y (picture pixels)
+	// are looked up in the same map.
+	Cell string  `json:"cell"`
+	X    float64 `json:"x"`
+	Y    float64 `json:"y"`
 	// Clear drops the selection on that picture's game.
 	Clear bool   `json:"clear"`
 	Event string `json:"event"`
@@ -205,13 +213,9 @@ func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
 		jsonError(w, http.StatusGone, "That picture is too old; type /board for a fresh one.")
 		return
 	}
-	if img.game == "" || img.variant == "" || img.w == 0 || img.h == 0 {
+	cells, v, ok := s.pictureMap(img)
+	if !ok {
 		jsonError(w, http.StatusBadRequest, "That picture is not a game board.")
-		return
-	}
-	v, err := engine.GetVariant(img.variant)
-	if err != nil {
-		jsonError(w, http.StatusBadRequest, "That picture is not a board I know.")
 		return
 	}
 	now := s.opt.Now()
@@ -220,12 +224,14 @@ func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, clickResponse{})
 		return
 	}
-	cell := s.cellAt(v, img, req.X, req.Y)
-	if cell < 0 {
+	to := cellIn(cells, req.X, req.Y)
+	if req.Cell != "" {
+		to = cellNamed(v, req.Cell)
+	}
+	if to == "" {
 		writeJSON(w, http.StatusOK, clickResponse{Note: "That is not a cell; nothing is selected."})
 		return
 	}
-	to := v.Geo.Name(cell)
 	cmd := s.command(se, req.Event)
 	switch {
 	case had && prev == to:
@@ -241,24 +247,13 @@ func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusOK, clickResponse{})
 			return
 		}
+		if !s.movableFrom(se, img.game, to) {
+			writeJSON(w, http.StatusOK, clickResponse{Note: "Those are the moves of the piece on " + to + "; it is not yours to move now."})
+			return
+		}
 		s.sel.set(se.user.ID, img.game, to, now)
 		writeJSON(w, http.StatusOK, clickResponse{Selected: to})
 	}
-}
-
-// cellAt scales a click given in the picture's own pixels to the
-// renderer's size for that variant (the bot may draw at another size)
-// and finds the cell there.
-func (s *Server) cellAt(v *engine.Variant, img *storedImage, x, y float64) int {
-	if x < 0 || y < 0 || x > float64(img.w) || y > float64(img.h) {
-		return -1
-	}
-	rw, rh := s.opt.Renderer.Size(v)
-	o := engine.White
-	if img.orientation == "black" {
-		o = engine.Black
-	}
-	return s.opt.Renderer.CellAt(v, o, x*float64(rw)/float64(img.w), y*float64(rh)/float64(img.h))
 }
 
 func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {

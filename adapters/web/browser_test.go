@@ -220,7 +220,9 @@ func newPage(t *testing.T, browser context.Context, name string) *page {
 func TestBrowserGame(t *testing.T) {
 	browser, stop := newBrowser(t)
 	defer stop()
-	s, ts := newServiceServer(t, 480)
+	// Pictures as wide as the bot draws them for chat, wider than the
+	// page shows them inline, so the full-size view has more to show.
+	s, ts := newServiceServer(t, 800)
 	start := time.Now()
 
 	alice, bob := newPage(t, browser, "alice"), newPage(t, browser, "bob")
@@ -245,16 +247,20 @@ func TestBrowserGame(t *testing.T) {
 	alice.waitBoards(1)
 	bob.waitBoards(1)
 
-	// Each typed move shows a new picture to both players.
+	// Each typed move shows a new picture to both players; bob types his
+	// bare, as in the console, and it plays.
 	for i, mv := range []struct {
 		who        *page
-		move, seen string
-	}{{alice, "e2e4", "1. e4"}, {bob, "e7e5", "1... e5"}} {
-		mv.who.say("/move " + mv.move)
+		line, seen string
+	}{{alice, "/move e2e4", "1. e4"}, {bob, "e5", "1... e5"}} {
+		mv.who.say(mv.line)
 		for _, p := range []*page{alice, bob} {
 			p.waitMessage("reply", mv.seen)
 			p.waitBoards(2 + i)
 		}
+	}
+	if n := eval[int](alice, `[...document.querySelectorAll('#log li.msg.chat')].filter(m => m.textContent.includes('e5')).length`); n != 0 {
+		t.Errorf("bob's bare e5 also showed as %d chat line(s)", n)
 	}
 
 	// An illegal move is refused, to the mover only.
@@ -277,6 +283,31 @@ func TestBrowserGame(t *testing.T) {
 	bob.waitMessage("reply", "2. Nf3")
 	bob.waitBoards(bobBoards + 1)
 	alice.waitFor("the hint to go", `document.querySelector('#hint').hidden`)
+	// The clicks were found in the picture's cell map.
+	if !eval[bool](alice, `performance.getEntriesByType('resource').some(e => e.name.includes('/api/map/'))`) {
+		t.Error("the page did not fetch a cell map for its clicks")
+	}
+
+	// The enlarge control opens the newest board full size without
+	// selecting a cell; a tap fits it to the screen; Escape closes it.
+	said := eval[int](alice, `document.querySelectorAll('#log li.msg.said').length`)
+	eval[bool](alice, `(() => { const bs = document.querySelectorAll('#log figure.board .enlarge'); const b = bs[bs.length - 1];
+		b.id = 'newest-enlarge'; b.scrollIntoView({block: 'center'}); return true; })()`)
+	alice.do(chromedp.Click(chromedp.CSS("#newest-enlarge"))) // a real mouse click
+	alice.waitFor("the full-size view", `(() => { const z = document.querySelector('#zoom'), i = document.querySelector('#zoom-img');
+		return !z.hidden && i.complete && i.naturalWidth > 0 && Math.abs(i.getBoundingClientRect().width - i.naturalWidth) < 1; })()`)
+	zoomed := alice.screenshot(dir, "web-chat-enlarged.png")
+	if w := eval[float64](alice, `document.querySelector('#zoom-img').naturalWidth`); w <= 480 {
+		t.Errorf("the full-size picture is only %v px wide", w)
+	}
+	alice.do(chromedp.Click(chromedp.CSS("#zoom-img")))
+	alice.waitFor("the picture fitted to the screen", `document.querySelector('#zoom-img').getBoundingClientRect().width <= window.innerWidth`)
+	alice.do(chromedp.KeyEvent("\x1b"))
+	alice.waitFor("the full-size view to close", `document.querySelector('#zoom').hidden`)
+	if n := eval[int](alice, `document.querySelectorAll('#log li.msg.said').length`); n != said || !eval[bool](alice, `document.querySelector('#hint').hidden`) {
+		t.Errorf("enlarging sent a command or selected a cell (%d lines said, was %d)", n, said)
+	}
+	t.Logf("full-size view: %s", zoomed)
 
 	// A draw offer: its buttons work for bob only.
 	alice.say("/draw")

@@ -167,7 +167,7 @@ func TestGameWithService(t *testing.T) {
 
 // cellCentre is the centre of a standard-board cell in a picture of w×h
 // pixels, as the renderer places it (CellCenter, the inverse direction of
-// the CellAt mapping the server uses).
+// the cell map the server and the page use).
 func cellCentre(w, h int, orientation, cell string) (x, y float64) {
 	v := engine.MustVariant("standard")
 	o := engine.White

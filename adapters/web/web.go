@@ -39,9 +39,10 @@ type Options struct {
 	// Password, when set, must be entered once per browser (login form,
 	// cookie) before anything else is served.
 	Password string
-	// Renderer maps clicks on board pictures to cells; it must draw the
-	// same layout as the bot's painter (its size does not matter: clicks
-	// are scaled to it). Default render.New().
+	// Renderer gives the cell maps (render.CellMap) that turn clicks on
+	// board pictures into cells; it must draw the same layout as the
+	// bot's painter (its size does not matter: maps are scaled to each
+	// picture). Default render.New().
 	Renderer *render.Renderer
 	// Logger receives request failures (default: discard).
 	Logger *slog.Logger
@@ -128,6 +129,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/click", s.apiClick)
 	s.mux.HandleFunc("GET /api/events", s.apiEvents)
 	s.mux.HandleFunc("GET /img/{id}", s.serveImage)
+	s.mux.HandleFunc("GET /api/map/{id}", s.serveMap)
 }
 
 // ServeHTTP checks the host and the password, then routes.

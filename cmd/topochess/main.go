@@ -50,7 +50,9 @@ Usage:
                                           play through standard input, one "name: /command" per line
   topochess perft --variant ID [--position P] [--moves m1,m2] --depth N [--divide]
   topochess moves --variant ID [--position P] [--moves m1,m2]
-  topochess render --variant ID [--position P] [--moves m1,m2] [--highlight c1,c2] [--orientation black] -o out.png
+  topochess render --variant ID [--position P] [--moves m1,m2] [--highlight c1,c2] [--orientation black]
+                   [--width W] [--map cells.json] -o out.png
+                                          draw a picture (topochess render --help)
   topochess arena --variant ID --white L --black L --games N [--alternate] [--max-moves M]
                   [--nodes N] [--movetime D] [--seed S] [--jobs J] [-v]
                                           play the computer against itself at levels 1-5 (docs/ai.md)

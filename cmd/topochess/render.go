@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +13,21 @@ import (
 	"topochess/render"
 )
 
+const renderHelp = `Usage: topochess render [flags] -o OUT.png
+
+Draws a position of any variant to a PNG, the picture the bot sends: the last
+move of --moves as an arrow, a check with the line from each checking piece.
+With --map it also writes where every cell is drawn, as JSON:
+{"width": W, "height": H, "cells": [{"cell": "e4", "polygons": [[[x, y], ...]]}, ...]}
+
+Flags:
+`
+
+const renderExample = `
+Example:
+  topochess render --variant moebius --moves e2-e4,e7-e5 --width 400 --map moebius.json -o moebius.png
+`
+
 // cmdRender draws a position to a PNG file, highlighting the last move of
 // --moves and any cells given with --highlight.
 func cmdRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -19,8 +36,17 @@ func cmdRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	pf.register(fs)
 	highlight := fs.String("highlight", "", "cells to highlight, comma separated")
 	orientation := fs.String("orientation", "white", "side drawn at the bottom: white or black")
+	width := fs.Int("width", render.DefaultWidth, "picture width in pixels (the height follows the board, at most 1.8× the width)")
+	mapFile := fs.String("map", "", "also write the cell map (JSON) to this file")
 	out := fs.String("o", "", "output PNG file (- for standard output)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, renderHelp)
+			fs.SetOutput(stdout)
+			fs.PrintDefaults()
+			fmt.Fprint(stdout, renderExample)
+			return 0
+		}
 		return flagError(stderr, "render", err)
 	}
 	if fs.NArg() > 0 {
@@ -28,6 +54,9 @@ func cmdRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *out == "" {
 		return flagError(stderr, "render", errors.New("-o FILE is required (- for standard output)"))
+	}
+	if *width < minRenderWidth || *width > maxRenderWidth {
+		return flagError(stderr, "render", fmt.Errorf("--width must be between %d and %d pixels, not %d", minRenderWidth, maxRenderWidth, *width))
 	}
 	var opt render.Options
 	switch strings.ToLower(*orientation) {
@@ -55,9 +84,19 @@ func cmdRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if k := pos.King[pos.Side]; k >= 0 && pos.InCheck() {
 		opt.Check = []int{int(k)}
 	}
-	data, err := render.New().PNG(pos, opt)
+	r := &render.Renderer{Width: *width}
+	data, err := r.PNG(pos, opt)
 	if err != nil {
 		return flagError(stderr, "render", err)
+	}
+	if *mapFile != "" {
+		js, err := json.Marshal(*r.CellMap(pos.V, opt.Orientation))
+		if err == nil {
+			err = os.WriteFile(*mapFile, js, 0o644)
+		}
+		if err != nil {
+			return flagError(stderr, "render", err)
+		}
 	}
 	if *out == "-" {
 		_, err = stdout.Write(data)
@@ -69,6 +108,13 @@ func cmdRender(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	return 0
 }
+
+// Pictures narrower than a phone's thumbnail or wider than a screen are
+// mistakes.
+const (
+	minRenderWidth = 120
+	maxRenderWidth = 4096
+)
 
 // loadWithLast loads the position like the other commands and also
 // returns the from and to cells of the last move played by --moves.

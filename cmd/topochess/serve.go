@@ -59,7 +59,7 @@ func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, e
 	}
 	r := render.New()
 	if cfg.Images.Size > 0 {
-		r.Long = cfg.Images.Size
+		r.Width = cfg.Images.Size
 	}
 	svc := bot.New(store, bot.Config{Limits: cfg.limits(), Painter: r, Logger: log, Bot: cfg.botConfig()})
 	return svc, store, nil

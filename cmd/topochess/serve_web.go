@@ -26,7 +26,7 @@ func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) e
 	// the bot's too, though the adapter scales clicks either way.
 	r := render.New()
 	if cfg.Images.Size > 0 {
-		r.Long = cfg.Images.Size
+		r.Width = cfg.Images.Size
 	}
 	srv, err := web.New(h, web.Options{Listen: cfg.Web.Listen, Password: string(cfg.Web.Password), Renderer: r, Logger: log})
 	if err != nil {

@@ -198,10 +198,42 @@
     if (img.board) {
       i.classList.add('clickable');
       i.addEventListener('click', (ev) => clickBoard(i, ev));
+    } else {
+      i.addEventListener('click', () => enlarge(i));
     }
-    fig.append(i);
+    // A click on a board picks a cell, so enlarging has its own control.
+    const big = el('button', 'enlarge', '⤢ full size');
+    big.type = 'button';
+    big.title = 'Show full size (pinch or scroll to zoom)';
+    big.setAttribute('aria-label', 'Show the picture full size');
+    big.addEventListener('click', () => enlarge(i));
+    fig.append(i, big);
     return fig;
   }
+
+  // ---- full-size view ----
+
+  function enlarge(img) {
+    const z = $('zoom');
+    const big = $('zoom-img');
+    big.src = img.src;
+    big.alt = img.alt;
+    z.classList.remove('fit');
+    z.hidden = false;
+    $('zoom-close').focus();
+  }
+
+  function closeZoom() {
+    $('zoom').hidden = true;
+    $('zoom-img').removeAttribute('src');
+  }
+
+  $('zoom-close').addEventListener('click', closeZoom);
+  // A tap on the picture switches between full size and fitting the
+  // screen; a tap beside it closes the view.
+  $('zoom-img').addEventListener('click', () => $('zoom').classList.toggle('fit'));
+  $('zoom').addEventListener('click', (ev) => { if (ev.target === $('zoom')) closeZoom(); });
+  document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && !$('zoom').hidden) closeZoom(); });
 
   function buttons(list) {
     const row = el('div', 'buttons');
@@ -239,14 +271,51 @@
 
   let lastBoard = null;
 
+  // Cell maps of board pictures (render.CellMap, in the picture's own
+  // pixels), fetched once per picture.
+  const maps = new Map();
+
+  async function cellMap(id) {
+    if (maps.has(id)) return maps.get(id);
+    let m = null;
+    try {
+      const res = await fetch('/api/map/' + encodeURIComponent(id));
+      if (res.ok) m = await res.json();
+    } catch (e) { /* no map: the server looks the point up instead */ }
+    if (m) maps.set(id, m);
+    return m;
+  }
+
+  function inPolygon(p, x, y) {
+    let inside = false;
+    for (let i = 0, j = p.length - 1; i < p.length; j = i++) {
+      const [xi, yi] = p[i], [xj, yj] = p[j];
+      if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  }
+
+  function cellAt(m, x, y) {
+    for (const c of m.cells) {
+      if (c.polygons.some((p) => inPolygon(p, x, y))) return c.cell;
+    }
+    return '';
+  }
+
   async function clickBoard(img, ev) {
     const r = img.getBoundingClientRect();
-    // The server maps pixels of the picture as drawn, so scale the click
+    // The map is in pixels of the picture as drawn, so scale the click
     // from the shown size to the picture's own size.
     const x = (ev.clientX - r.left) * img.naturalWidth / r.width;
     const y = (ev.clientY - r.top) * img.naturalHeight / r.height;
     lastBoard = img;
-    const res = await post('/api/click', { image: img.dataset.image, x, y, event: eventID() });
+    const m = await cellMap(img.dataset.image);
+    const body = { image: img.dataset.image, x, y, event: eventID() };
+    if (m) {
+      body.cell = cellAt(m, x, y);
+      if (!body.cell) { setHint('', 'That is not a cell; nothing is selected.'); return; }
+    }
+    const res = await post('/api/click', body);
     if (res.error) { setHint('', ''); note(res.error, true); return; }
     setHint(res.selected, res.note);
   }
