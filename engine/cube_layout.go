@@ -404,16 +404,20 @@ func (d *cubeDrawing) capLabels(f, fileSide, rankSide int) {
 		}
 		file, _ := cubeFileRank(n, g, d.b.pts[cells[0]])
 		text := fmt.Sprintf("to %d%c", g, 'a'+file)
+		labelled := s == fileSide || s == rankSide
 		off := 0.45
-		if s == fileSide || s == rankSide {
+		if labelled {
 			off = 1.1
 		}
 		along := mid.X
 		if s == 1 || s == 3 {
-			// Upright text beside an upright side: clear it by half its
-			// width.
+			// Upright text beside an upright side: clear the side (and
+			// its labels) by half the text's width at its widest.
 			along = mid.Y
-			off += 0.4 + cubeCharW*float64(len([]rune(text)))/2 - 0.45
+			off = 0.15 + cubeCharW*float64(len([]rune(text)))/2
+			if labelled {
+				off += 0.6
+			}
 		}
 		x, y := out(s, along, off)
 		d.label(x, y, text, true)
