@@ -307,6 +307,8 @@ type cubeVariant struct {
 	sides    [2]cubeSide
 	start    string
 	castling bool
+	// own14 is the face drawn with the 1/4 edge row in the picture.
+	own14    int
 	id, name string
 	short    string
 	rules    string
@@ -338,7 +340,7 @@ func buildCubeGeometry(cv *cubeVariant) (*Geometry, *cubeBoard) {
 	g.buildKnights()
 	g.MayDup = true
 	b.buildPawns(g, cv)
-	g.Layout = b.layout()
+	g.Layout = b.layout(cv.own14)
 	g.finish()
 	return g, b
 }
@@ -471,9 +473,11 @@ func newCube8() *Variant {
 		start: cubeStart(white, black,
 			"R1a8,N1b8,B1c8,Q1d8,K1e8,B1f8,N1g8,R1h8,r2a1,n2b1,b2c1,q2d1,k2e1,b2f1,n2g1,r2h1", "KQkq"),
 		castling: true,
-		id:       "cube",
-		name:     "Cube chess",
-		short:    "Six 8×8 faces glued into a cube that share their edge cells (296 cells).",
+		// Faces 3 and 4 then read as one board with both armies' pieces.
+		own14: 4,
+		id:    "cube",
+		name:  "Cube chess",
+		short: "Six 8×8 faces glued into a cube that share their edge cells (296 cells).",
 		rules: "Cube chess: the board is the surface of a cube, six 8×8 faces numbered 1–6; a cell is named face, file, rank, like 1e4.\n" +
 			cubeRules("1a8 = 4a1 = 5a8") +
 			"• White starts on the edge where faces 1 and 4 meet (king on 1e8), Black on the edge of faces 2 and 3 (king on 2e1), each with pawns in front of and behind its pieces and next to its corner rooks on faces 5 and 6.\n" +
@@ -504,6 +508,8 @@ func newCube5() *Variant {
 		},
 		start: cubeStart(white, black,
 			"Q1b4,Q1c4,B1d4,R1b3,K1c3,B1d3,R1b2,N1c2,N1d2,q3b2,q3c2,b3d2,r3b3,k3c3,b3d3,r3b4,n3c4,n3d4", "-"),
+		// White's whole army stays on face 1.
+		own14: 1,
 		id:    "cube5",
 		name:  "Cube chess 5×5",
 		short: "A small cube of six 5×5 faces (98 cells); the armies start on opposite faces.",

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"math"
 	"regexp"
 	"slices"
 	"sort"
@@ -612,83 +611,6 @@ func TestCubeMakeUnmake(t *testing.T) {
 			}
 		}
 		walk(2)
-	}
-}
-
-func TestCubeLayout(t *testing.T) {
-	for _, id := range []string{"cube", "cube5"} {
-		t.Run(id, func(t *testing.T) {
-			v, b := cubeOf(t, id)
-			l := v.Geo.Layout
-			n := b.n
-			if len(l.Shapes) != 6*n*n {
-				t.Fatalf("%d shapes, want %d", len(l.Shapes), 6*n*n)
-			}
-			type sq struct{ x, y int }
-			byCell := map[int][]sq{}
-			dark := map[sq]bool{}
-			for _, s := range l.Shapes {
-				at := sq{int(math.Round(s.Poly[0].X)), int(math.Round(s.Poly[0].Y))}
-				if _, dup := dark[at]; dup {
-					t.Fatalf("two squares at %v", at)
-				}
-				dark[at] = s.Dark
-				byCell[s.Cell] = append(byCell[s.Cell], at)
-			}
-			for c := range b.pts {
-				if len(byCell[c]) != popcount8(b.faces[c]) {
-					t.Errorf("%s drawn %d times", v.Geo.Name(c), len(byCell[c]))
-				}
-				for _, at := range byCell[c] {
-					if dark[at] != dark[byCell[c][0]] {
-						t.Errorf("%s has two colours", v.Geo.Name(c))
-					}
-				}
-			}
-			// Checkered: squares side by side differ in colour.
-			for at, d := range dark {
-				if d2, ok := dark[sq{at.x + 1, at.y}]; ok && d2 == d {
-					t.Errorf("squares %v and its right neighbour share a colour", at)
-				}
-			}
-			// Faces glued in the net show each shared cell right across the
-			// one-cell gap: 5 glued edges of n cells in the cross.
-			across := 0
-			for _, sqs := range byCell {
-				for i := range sqs {
-					for j := i + 1; j < len(sqs); j++ {
-						dx, dy := sqs[i].x-sqs[j].x, sqs[i].y-sqs[j].y
-						if dx*dx+dy*dy == 4 {
-							across++
-						}
-					}
-				}
-			}
-			if across != 5*n {
-				t.Errorf("%d shared cells drawn across a gap, want %d", across, 5*n)
-			}
-			faces := map[string]bool{}
-			spots := map[Point]bool{}
-			for _, lb := range l.Labels {
-				if !lb.Small {
-					faces[lb.Text] = true
-				}
-				if spots[lb.At] {
-					t.Errorf("two labels at %v", lb.At)
-				}
-				spots[lb.At] = true
-				if _, onSquare := dark[sq{int(math.Floor(lb.At.X)), int(math.Floor(lb.At.Y))}]; onSquare {
-					t.Errorf("label %q at %v covers a square", lb.Text, lb.At)
-				}
-			}
-			if len(faces) != 6 || len(l.Labels) != 6*(2*n+1) {
-				t.Errorf("face labels %v, %d labels", faces, len(l.Labels))
-			}
-			w, h := l.MaxX-l.MinX, l.MaxY-l.MinY
-			if r := w / h; r < 0.5 || r > 2 {
-				t.Errorf("aspect %.2f", r)
-			}
-		})
 	}
 }
 
