@@ -82,8 +82,15 @@ type Config struct {
 		WebhookListen string `yaml:"webhook_listen"`
 	} `yaml:"telegram"`
 	Web struct {
-		Listen   string `yaml:"listen"`
-		Password Secret `yaml:"password"`
+		Listen         string        `yaml:"listen"`
+		Password       Secret        `yaml:"password"`
+		TLSCert        string        `yaml:"tls_cert"`
+		TLSKey         string        `yaml:"tls_key"`
+		AllowPlainHTTP bool          `yaml:"allow_plain_http"`
+		TrustedProxies []string      `yaml:"trusted_proxies"`
+		SessionTTL     time.Duration `yaml:"session_ttl"`
+		ReadTimeout    time.Duration `yaml:"read_timeout"`
+		MaxConnections int           `yaml:"max_connections"`
 	} `yaml:"web"`
 }
 
@@ -100,6 +107,7 @@ var envOverrides = []struct {
 	// Not secrets, but what a container sets without editing the file.
 	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
 	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},
+	{"TOPOCHESS_WEB_ALLOW_PLAIN_HTTP", func(c *Config, v string) { c.Web.AllowPlainHTTP = v == "true" || v == "1" }},
 }
 
 // loadConfig reads the file (when path is not "") and then the

@@ -42,6 +42,15 @@ var serveContext = func() (context.Context, context.CancelFunc) {
 
 type stdoutKey struct{}
 
+type storeKey struct{}
+
+// storeOf is serve's open database, for a platform that keeps records of
+// its own (the web chat's name claims).
+func storeOf(ctx context.Context) *storage.Store {
+	st, _ := ctx.Value(storeKey{}).(*storage.Store)
+	return st
+}
+
 // stdoutOf is serve's standard output, for a platform to tell the person
 // who started it where to go (the web chat prints its address).
 func stdoutOf(ctx context.Context) io.Writer {
@@ -100,6 +109,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := serveContext()
 	defer stop()
 	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
+	ctx = context.WithValue(ctx, storeKey{}, store)
 	// The computer opponent: its workers resume the games where it is to
 	// move and post its moves through the adapters' senders. On the way
 	// out its searches are cancelled and waited for before the storage
