@@ -243,3 +243,14 @@ func itoa(n uint64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// newHTTP serves s over httptest until the test ends.
+func newHTTP(t *testing.T, s *Server) string {
+	t.Helper()
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.hub.closeAll()
+		ts.Close()
+	})
+	return ts.URL
+}
