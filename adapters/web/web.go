@@ -180,7 +180,7 @@ func New(h bot.Handler, opt Options) (*Server, error) {
 
 // Limits that keep a long-running chat's memory bounded.
 const (
-	maxImageBytes = 96 << 20
+	maxImageBytes = 48 << 20
 	maxButtons    = 20000
 	maxSessions   = 5000
 	maxBody       = 8 << 10
