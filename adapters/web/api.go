@@ -306,7 +306,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	if since == 0 {
 		since, _ = strconv.ParseUint(r.URL.Query().Get("since"), 10, 64)
 	}
-	sub, backlog, refused := s.hub.subscribe(se.room, tok, se.user.ID, since)
+	sub, backlog, refused := s.hub.subscribe(se.room, tok, se.user.ID, s.clientAddr(r), since)
 	if refused != "" {
 		jsonError(w, http.StatusServiceUnavailable, string(refused))
 		return

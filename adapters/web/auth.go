@@ -135,13 +135,15 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.opt.Now()
 	from := s.clientAddr(r)
-	if blocked, wait := s.auth.fails.blocked(from, now); blocked {
+	// Every attempt takes a token before the password is looked at (so
+	// guesses sent all at once are counted too); the right one gives
+	// them all back.
+	if ok, wait := s.auth.fails.allow(from, now); !ok {
 		s.tooManyGuesses(w, wait)
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 	if !s.auth.check(r.PostFormValue("password")) {
-		s.auth.fails.allow(from, now)
 		s.log.Info("wrong web chat password", "from", from)
 		http.Redirect(w, r, "/login?bad=1", http.StatusSeeOther)
 		return

@@ -166,3 +166,30 @@ func TestStreamsCappedPerSessionAndUser(t *testing.T) {
 		t.Errorf("another user's stream: %d", code)
 	}
 }
+
+// Many names from one address cannot take every stream either.
+func TestStreamsCappedPerAddress(t *testing.T) {
+	_, s, ts := newTestServer(t, Options{})
+	s.hub.limits.perAddr = 4
+	opened := 0
+	for i := range 4 {
+		c := join(t, ts.URL, fmt.Sprintf("sock%d", i), "lobby")
+		for range 2 {
+			if openStream(t, ts.URL, c.token) == 200 {
+				opened++
+			}
+		}
+	}
+	if opened != 4 {
+		t.Errorf("%d streams from one address, want 4", opened)
+	}
+	other := join(t, ts.URL, "elsewhere", "lobby")
+	resp, err := browser(t, "127.0.0.2").Get(ts.URL + "/api/events?s=" + other.token)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("a stream from another address: %d", resp.StatusCode)
+	}
+}

@@ -60,13 +60,14 @@ const (
 )
 
 // streamLimits cap open event streams: in all, per session (a tab needs
-// one, two while it reconnects) and per user (a few tabs), so one
-// browser cannot take every stream.
+// one, two while it reconnects), per user (a few tabs) and per client
+// address (people behind one router), so one browser cannot take every
+// stream.
 type streamLimits struct {
-	total, perSession, perUser int
+	total, perSession, perUser, perAddr int
 }
 
-var defaultStreamLimits = streamLimits{total: 500, perSession: 3, perUser: 12}
+var defaultStreamLimits = streamLimits{total: 500, perSession: 3, perUser: 12, perAddr: 60}
 
 // hub fans events out to the browsers in each room and keeps a short
 // history so a reconnecting page (EventSource's Last-Event-ID) misses
@@ -78,10 +79,10 @@ type hub struct {
 	subs   int
 	bytes  int // history bytes over all rooms
 	limits streamLimits
-	// open counts streams per session token and per user ID.
-	bySession, byUser map[string]int
-	now               func() time.Time
-	swept             time.Time
+	// open counts streams per session token, user ID and address.
+	bySession, byUser, byAddr map[string]int
+	now                       func() time.Time
+	swept                     time.Time
 }
 
 type room struct {
@@ -95,12 +96,12 @@ type room struct {
 // sub is one open event stream. ch is closed when the hub drops it (the
 // page was too slow, or the server stops); the page reconnects.
 type sub struct {
-	user, session string
-	ch            chan *event
+	user, session, addr string
+	ch                  chan *event
 }
 
 func newHub(limits streamLimits, now func() time.Time) *hub {
-	return &hub{rooms: map[string]*room{}, limits: limits, bySession: map[string]int{}, byUser: map[string]int{}, now: now}
+	return &hub{rooms: map[string]*room{}, limits: limits, bySession: map[string]int{}, byUser: map[string]int{}, byAddr: map[string]int{}, now: now}
 }
 
 // size estimates the memory an event holds, for the history budget.
@@ -232,6 +233,7 @@ func (h *hub) dropLocked(r *room, s *sub) {
 		h.subs--
 		h.countLocked(h.bySession, s.session, -1)
 		h.countLocked(h.byUser, s.user, -1)
+		h.countLocked(h.byAddr, s.addr, -1)
 	}
 }
 
@@ -250,13 +252,14 @@ const (
 	streamsFull       streamRefusal = "The chat is full right now; try again later."
 	streamsPerSession streamRefusal = "This tab has too many live connections; close the others and reload."
 	streamsPerUser    streamRefusal = "You have too many tabs open in this chat; close some and reload."
+	streamsPerAddr    streamRefusal = "Too many live connections from your address; close some tabs and reload."
 )
 
 // subscribe opens a stream for a user in a room and returns the events it
 // should show first: those after since, or with since 0 the recent ones.
 // refusal is set when too many streams are open (in all, for this
 // session or for this user).
-func (h *hub) subscribe(roomName, session, user string, since uint64) (s *sub, backlog []*event, refusal streamRefusal) {
+func (h *hub) subscribe(roomName, session, user, addr string, since uint64) (s *sub, backlog []*event, refusal streamRefusal) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	switch {
@@ -266,6 +269,8 @@ func (h *hub) subscribe(roomName, session, user string, since uint64) (s *sub, b
 		return nil, nil, streamsPerSession
 	case h.byUser[user] >= h.limits.perUser:
 		return nil, nil, streamsPerUser
+	case h.byAddr[addr] >= h.limits.perAddr:
+		return nil, nil, streamsPerAddr
 	}
 	r := h.roomLocked(roomName)
 	if r == nil {
@@ -279,11 +284,12 @@ func (h *hub) subscribe(roomName, session, user string, since uint64) (s *sub, b
 	if since == 0 && len(backlog) > backlogLen {
 		backlog = backlog[len(backlog)-backlogLen:]
 	}
-	s = &sub{user: user, session: session, ch: make(chan *event, subBuffer)}
+	s = &sub{user: user, session: session, addr: addr, ch: make(chan *event, subBuffer)}
 	r.subs[s] = struct{}{}
 	h.subs++
 	h.bySession[session]++
 	h.byUser[user]++
+	h.byAddr[addr]++
 	return s, backlog, ""
 }
 

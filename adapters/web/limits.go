@@ -54,21 +54,6 @@ func (l *limiter) allow(key string, now time.Time) (ok bool, wait time.Duration)
 	return true, 0
 }
 
-// blocked reports, without taking a token, whether key has none left.
-func (l *limiter) blocked(key string, now time.Time) (bool, time.Duration) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	b := l.m[key]
-	if b == nil {
-		return false, 0
-	}
-	l.refill(b, now)
-	if b.tokens < 1 {
-		return true, time.Duration((1 - b.tokens) * float64(l.interval))
-	}
-	return false, 0
-}
-
 // reset forgets a key (a right password clears its failures).
 func (l *limiter) reset(key string) {
 	l.mu.Lock()

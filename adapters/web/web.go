@@ -235,6 +235,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'")
+	if s.tls {
+		// Served over HTTPS by us: browsers should never try plain HTTP.
+		h.Set("Strict-Transport-Security", "max-age=31536000")
+	}
 	if s.auth != nil && r.URL.Path != "/login" && !strings.HasPrefix(r.URL.Path, "/static/") && !s.auth.ok(r, s.opt.Now()) {
 		if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/img/") {
 			jsonError(w, http.StatusUnauthorized, "login needed")
