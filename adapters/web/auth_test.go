@@ -124,7 +124,8 @@ func TestWrongPasswordsThrottledPerAddress(t *testing.T) {
 	if resp := login(t, friend, ts.URL, "hunter2"); authCookieOf(resp) == nil {
 		t.Fatalf("the friend's login: %d", resp.StatusCode)
 	}
-	if took := time.Since(start); took > 300*time.Millisecond {
+	// (Each wrong guess used to sleep 400 ms under one lock: 12 s here.)
+	if took := time.Since(start); took > time.Second {
 		t.Errorf("the friend's login took %v while another address guessed", took)
 	}
 	wg.Wait()
@@ -133,7 +134,7 @@ func TestWrongPasswordsThrottledPerAddress(t *testing.T) {
 	if resp.StatusCode != http.StatusTooManyRequests || authCookieOf(resp) != nil || resp.Header.Get("Retry-After") == "" {
 		t.Errorf("after 30 wrong guesses even the right password: %d, cookie %v", resp.StatusCode, authCookieOf(resp))
 	}
-	if took := time.Since(start); took > 300*time.Millisecond {
+	if took := time.Since(start); took > time.Second {
 		t.Errorf("the refusal took %v", took)
 	}
 	resp, _ = guesser.Get(ts.URL + "/login")
