@@ -94,6 +94,9 @@ type Server struct {
 	// proxies are the trusted reverse proxies.
 	proxies []netip.Prefix
 	tls     bool
+	// plainOffLoopback: allowed plain HTTP to other machines, worth a
+	// warning at every start.
+	plainOffLoopback bool
 	// localOnly refuses Host headers that are not loopback names, so a
 	// page elsewhere cannot reach a loopback-bound chat by DNS rebinding.
 	localOnly bool
@@ -156,20 +159,21 @@ func New(h bot.Handler, opt Options) (*Server, error) {
 		opt.Now = time.Now
 	}
 	s := &Server{
-		h:         h,
-		opt:       opt,
-		log:       opt.Logger,
-		hub:       newHub(defaultStreamLimits, opt.Now),
-		images:    newImageStore(maxImageBytes),
-		btns:      newButtonStore(maxButtons),
-		sess:      newSessionStore(maxSessions),
-		sel:       newSelections(),
-		names:     &names{store: opt.Names},
-		chat:      newLimiter(chatBurst, chatEvery, maxSessions),
-		joins:     newLimiter(joinBurst, joinEvery, maxSessions),
-		proxies:   proxies,
-		tls:       withTLS,
-		localOnly: loopback && len(proxies) == 0,
+		h:                h,
+		opt:              opt,
+		log:              opt.Logger,
+		hub:              newHub(defaultStreamLimits, opt.Now),
+		images:           newImageStore(maxImageBytes),
+		btns:             newButtonStore(maxButtons),
+		sess:             newSessionStore(maxSessions),
+		sel:              newSelections(),
+		names:            &names{store: opt.Names},
+		chat:             newLimiter(chatBurst, chatEvery, maxSessions),
+		joins:            newLimiter(joinBurst, joinEvery, maxSessions),
+		proxies:          proxies,
+		tls:              withTLS,
+		plainOffLoopback: !loopback && !withTLS,
+		localOnly:        loopback && len(proxies) == 0,
 	}
 	if opt.Password != "" {
 		s.auth = newAuth(opt.Password, opt.SessionTTL)
@@ -286,6 +290,9 @@ func (s *Server) Run(ctx context.Context, ready func(url string)) error {
 		MaxHeaderBytes: 16 << 10,
 		BaseContext:    func(net.Listener) context.Context { return ctx },
 		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelWarn),
+	}
+	if s.plainOffLoopback {
+		s.log.Warn("web chat: serving plain HTTP to other machines (web.allow_plain_http); passwords and sessions cross the network readable unless a TLS proxy is in front", "listen", s.opt.Listen)
 	}
 	if ready != nil {
 		ready(pageURL(ln.Addr().String(), s.tls))

@@ -148,6 +148,9 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	if err := cfg.checkBot(); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkWeb(); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 
@@ -169,6 +172,20 @@ func (c *Config) checkBot() error {
 	}
 	if b.ReplyDelay != nil && (*b.ReplyDelay < 0 || *b.ReplyDelay > time.Minute) {
 		return fmt.Errorf("config: bot.reply_delay must be between 0s and 1m, not %v", *b.ReplyDelay)
+	}
+	return nil
+}
+
+// checkWeb refuses web settings out of range (zero means the default).
+func (c *Config) checkWeb() error {
+	w := c.Web
+	switch {
+	case w.SessionTTL < 0:
+		return fmt.Errorf("config: web.session_ttl must be positive (0: the default, 168h), not %v", w.SessionTTL)
+	case w.ReadTimeout < 0 || w.ReadTimeout > 10*time.Minute:
+		return fmt.Errorf("config: web.read_timeout must be between 1s and 10m (0: the default, 10s), not %v", w.ReadTimeout)
+	case w.MaxConnections < 0:
+		return fmt.Errorf("config: web.max_connections must be positive (0: the default, 1000), not %d", w.MaxConnections)
 	}
 	return nil
 }
