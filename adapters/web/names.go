@@ -76,7 +76,9 @@ func mixedScripts(name string) (a, b string, mixed bool) {
 
 // confusables maps letters (after case folding) to the Latin letter they
 // look like, in lower or upper case. Digits and letters that are hard to
-// tell apart in common fonts share one form too.
+// tell apart in common fonts share one form too. Claims are stored under
+// skeletons, so a change here moves the keys of names claimed since:
+// an existing claim then no longer guards the look-alikes of the change.
 var confusables = map[rune]string{
 	// Cyrillic
 	'а': "a", 'в': "b", 'е': "e", 'ё': "e", 'з': "3", 'і': "l", 'ї': "l", 'ј': "j", 'к': "k", 'м': "m",
