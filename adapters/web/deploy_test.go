@@ -9,6 +9,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"encoding/json"
 	"encoding/pem"
 	"io"
 	"math/big"
@@ -122,24 +123,8 @@ func TestSlowBodiesDropped(t *testing.T) {
 	defer stream.Body.Close()
 	time.Sleep(2500 * time.Millisecond)
 	s.hub.publish("lobby", &event{Kind: "chat", From: "x", Text: "still there"})
-	got := make(chan bool, 1)
-	go func() {
-		sc := bufio.NewScanner(stream.Body)
-		for sc.Scan() {
-			if strings.Contains(sc.Text(), "still there") {
-				got <- true
-				return
-			}
-		}
-		got <- false
-	}()
-	select {
-	case ok := <-got:
-		if !ok {
-			t.Error("the event stream was closed by the read deadline")
-		}
-	case <-time.After(5 * time.Second):
-		t.Error("no event on the stream")
+	if !streamSees(stream.Body, "still there", 5*time.Second) {
+		t.Error("the event stream was closed by the read deadline")
 	}
 }
 
@@ -263,7 +248,7 @@ func TestPublicListenNeedsTLS(t *testing.T) {
 // Secure.
 func TestBuiltInTLS(t *testing.T) {
 	cert, key, pool := selfSigned(t)
-	s, err := New(newFakeBot(t), Options{Listen: "127.0.0.1:0", Password: "hunter2", TLSCert: cert, TLSKey: key})
+	s, err := New(newFakeBot(t), Options{Listen: "127.0.0.1:0", Password: "hunter2", TLSCert: cert, TLSKey: key, ReadTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,13 +257,64 @@ func TestBuiltInTLS(t *testing.T) {
 		t.Fatalf("page URL %s", base)
 	}
 	c := browser(t, "")
-	c.Transport.(*http.Transport).TLSClientConfig = &tls.Config{RootCAs: pool}
+	tr := c.Transport.(*http.Transport)
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool}
+	tr.ForceAttemptHTTP2 = true
 	ck := authCookieOf(login(t, c, strings.TrimSuffix(base, "/"), "hunter2"))
 	if ck == nil || !ck.Secure {
 		t.Errorf("cookie over TLS: %+v", ck)
 	}
-	if status(t, c, base) != 200 {
-		t.Error("logged in over TLS, still refused")
+	resp, err := c.Get(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 200 || resp.Header.Get("Strict-Transport-Security") == "" {
+		t.Errorf("logged in over TLS: %d, HSTS %q", resp.StatusCode, resp.Header.Get("Strict-Transport-Security"))
+	}
+
+	// The event stream, over HTTP/2, outlives the read deadline too.
+	body := strings.NewReader(`{"name":"alice"}`)
+	resp, err = c.Post(base+"api/join", "application/json", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var joined struct{ Token string }
+	_ = json.NewDecoder(resp.Body).Decode(&joined)
+	resp.Body.Close()
+	stream, err := c.Get(base + "api/events?s=" + joined.Token)
+	if err != nil || stream.StatusCode != 200 {
+		t.Fatalf("events: %v %v", stream, err)
+	}
+	defer stream.Body.Close()
+	if stream.ProtoMajor != 2 {
+		t.Errorf("served over %s, want HTTP/2", stream.Proto)
+	}
+	time.Sleep(2500 * time.Millisecond)
+	s.hub.publish("lobby", &event{Kind: "chat", From: "x", Text: "still there"})
+	if !streamSees(stream.Body, "still there", 5*time.Second) {
+		t.Error("the event stream over TLS was cut")
+	}
+}
+
+// streamSees reads an event stream until a line contains text.
+func streamSees(r io.Reader, text string, within time.Duration) bool {
+	got := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), text) {
+				got <- true
+				return
+			}
+		}
+		got <- false
+	}()
+	select {
+	case ok := <-got:
+		return ok
+	case <-time.After(within):
+		return false
 	}
 }
 
