@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"unicode"
@@ -124,6 +125,7 @@ func isReserved(skel string) bool {
 // names checks joins against the store.
 type names struct {
 	store NameStore
+	log   *slog.Logger
 }
 
 // claimError is a refusal to join under a name; status is the HTTP code.
@@ -150,6 +152,7 @@ func (n *names) join(display, secret string) (newSecret string, err error) {
 	hash := sha256.Sum256([]byte(fresh))
 	heldName, heldHash, err := n.store.ClaimWebName(skel, canon, hash[:])
 	if err != nil {
+		n.log.Error("web chat: name claim", "err", err)
 		return "", &claimError{503, "Names cannot be checked right now; try again in a moment."}
 	}
 	if heldName != canon {

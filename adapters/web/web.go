@@ -167,7 +167,7 @@ func New(h bot.Handler, opt Options) (*Server, error) {
 		btns:             newButtonStore(maxButtons),
 		sess:             newSessionStore(maxSessions),
 		sel:              newSelections(),
-		names:            &names{store: opt.Names},
+		names:            &names{store: opt.Names, log: opt.Logger},
 		chat:             newLimiter(chatBurst, chatEvery, maxSessions),
 		joins:            newLimiter(joinBurst, joinEvery, maxSessions),
 		proxies:          proxies,
