@@ -11,6 +11,7 @@ require (
 	github.com/gorilla/websocket v1.4.2
 	go.etcd.io/bbolt v1.5.0
 	golang.org/x/image v0.47.0
+	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

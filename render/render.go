@@ -262,15 +262,27 @@ func (r *Renderer) PNG(pos *engine.Position, opt Options) ([]byte, error) {
 	}
 	img := &image.Paletted{Pix: (*bp)[:n], Stride: b.base.Stride, Rect: b.base.Rect, Palette: b.base.Palette}
 	r.paint(img, b, pos, opt)
-	var buf bytes.Buffer
-	buf.Grow(64 << 10)
-	err := encoder.Encode(&buf, img)
+	buf, _ := pngPool.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = bytes.NewBuffer(make([]byte, 0, 64<<10))
+	}
+	buf.Reset()
+	err := encoder.Encode(buf, img)
 	pixPool.Put(bp)
 	if err != nil {
+		pngPool.Put(buf)
 		return nil, fmt.Errorf("encode board: %w", err)
 	}
-	return buf.Bytes(), nil
+	// An exact copy: callers keep pictures (a chat's picture cache holds
+	// thousands), and the encoding buffer is a third or more larger.
+	out := make([]byte, buf.Len())
+	copy(out, buf.Bytes())
+	pngPool.Put(buf)
+	return out, nil
 }
+
+// pngPool holds encoding buffers between pictures.
+var pngPool sync.Pool // *bytes.Buffer
 
 // CellAt maps a pixel of a picture drawn with this renderer to the cell
 // drawn there, or -1. Where shapes overlap the one painted last (on top)

@@ -2,12 +2,15 @@ package web
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 
 	"topochess/bot"
 )
@@ -47,20 +50,27 @@ func readJSON(w http.ResponseWriter, r *http.Request, v any) bool {
 // sessionOf finds the tab's session from the X-Session header (or the s
 // query parameter, for EventSource, which cannot set headers).
 func (s *Server) sessionOf(w http.ResponseWriter, r *http.Request) (session, bool) {
-	tok := r.Header.Get("X-Session")
+	se, _, ok := s.sessionToken(w, r)
+	return se, ok
+}
+
+func (s *Server) sessionToken(w http.ResponseWriter, r *http.Request) (se session, tok string, ok bool) {
+	tok = r.Header.Get("X-Session")
 	if tok == "" {
 		tok = r.URL.Query().Get("s")
 	}
-	se, ok := s.sess.get(tok, s.opt.Now())
+	se, ok = s.sess.get(tok, s.opt.Now())
 	if !ok {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "please join again", "rejoin": true})
 	}
-	return se, ok
+	return se, tok, ok
 }
 
 type joinRequest struct {
 	Name string `json:"name"`
 	Room string `json:"room"`
+	// Secret is the one this browser got when it took the name.
+	Secret string `json:"secret"`
 }
 
 type joinResponse struct {
@@ -68,6 +78,9 @@ type joinResponse struct {
 	User  string `json:"user"` // the user ID, to know one's own buttons
 	Name  string `json:"name"`
 	Room  string `json:"room"`
+	// Secret is set when this join took the name: the browser keeps it
+	// to join as the name again.
+	Secret string `json:"secret,omitempty"`
 }
 
 func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
@@ -75,7 +88,13 @@ func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	name, err := checkName(req.Name, "name")
+	// Each join may claim a name for good, so one address cannot take
+	// names by the thousand.
+	if ok, wait := s.joins.allow(s.clientAddr(r), s.opt.Now()); !ok {
+		jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("Too many joins from here; try again in %d seconds.", int(wait/time.Second)+1))
+		return
+	}
+	name, err := checkName(norm.NFKC.String(req.Name), "name")
 	if err != nil {
 		jsonError(w, http.StatusBadRequest, err.Error())
 		return
@@ -89,9 +108,16 @@ func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	room = strings.ToLower(room)
+	secret, err := s.names.join(name, req.Secret)
+	if err != nil {
+		var ce *claimError
+		errors.As(err, &ce)
+		jsonError(w, ce.status, ce.msg)
+		return
+	}
 	u := webUser(name)
 	tok := s.sess.add(&session{user: u, room: room, last: s.opt.Now()})
-	writeJSON(w, http.StatusOK, joinResponse{Token: tok, User: u.ID, Name: u.Name, Room: room})
+	writeJSON(w, http.StatusOK, joinResponse{Token: tok, User: u.ID, Name: u.Name, Room: room, Secret: secret})
 }
 
 type sendRequest struct {
@@ -123,10 +149,16 @@ func (s *Server) apiSend(w http.ResponseWriter, r *http.Request) {
 	name, text, slash := bot.ParseLine(line)
 	if !slash {
 		// A move typed bare by the player to move plays, as in the
-		// console; other plain text is chat between people.
+		// console; other plain text is chat between people, as on the
+		// other platforms, where the bot only answers commands.
 		if cmd, ok := s.plainMove(se, req.Event, line); ok {
 			s.run(se, cmd, line)
 			writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+			return
+		}
+		// The bot's rate limit does not see chat, so the chat has its own.
+		if ok, wait := s.chat.allow(se.user.ID, s.opt.Now()); !ok {
+			jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("You are typing faster than the chat allows; wait %d s.", int(wait/time.Second)+1))
 			return
 		}
 		s.hub.publish(se.room, &event{Kind: "chat", From: se.user.Name, Text: line, Time: s.millis()})
@@ -257,7 +289,12 @@ func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
-	se, ok := s.sessionOf(w, r)
+	rc := http.NewResponseController(w)
+	// The stream lives as long as the page: no read deadline (the server's
+	// would cancel it), a write deadline per event instead.
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
+	se, tok, ok := s.sessionToken(w, r)
 	if !ok {
 		return
 	}
@@ -265,13 +302,12 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	if since == 0 {
 		since, _ = strconv.ParseUint(r.URL.Query().Get("since"), 10, 64)
 	}
-	sub, backlog, ok := s.hub.subscribe(se.room, se.user.ID, since)
-	if !ok {
-		jsonError(w, http.StatusServiceUnavailable, "The chat is full right now; try again later.")
+	sub, backlog, refused := s.hub.subscribe(se.room, tok, se.user.ID, s.clientAddr(r), since)
+	if refused != "" {
+		jsonError(w, http.StatusServiceUnavailable, string(refused))
 		return
 	}
 	defer s.hub.unsubscribe(se.room, sub)
-	rc := http.NewResponseController(w)
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-store")
@@ -306,6 +342,7 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
+		_ = rc.SetWriteDeadline(time.Now().Add(writeTimeout))
 		if rc.Flush() != nil {
 			return
 		}

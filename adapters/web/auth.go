@@ -1,7 +1,9 @@
 package web
 
 import (
+	"crypto/sha256"
 	"crypto/subtle"
+	"fmt"
 	"html/template"
 	"net/http"
 	"sync"
@@ -9,25 +11,84 @@ import (
 )
 
 // auth guards a chat opened to other machines with one shared password.
-// A browser that gave it once carries a cookie with a secret drawn at
-// start, so restarting the server logs everyone out.
+// Each login gets a session of its own: a random token in a cookie,
+// valid for a limited time, ended by logging out. Sessions live in
+// memory, so a restart (which a new password needs) ends them all.
 type auth struct {
-	password []byte
-	cookie   string
-	// failMu serialises wrong guesses, each followed by a pause, so the
-	// password cannot be guessed quickly.
-	failMu sync.Mutex
+	password [32]byte // SHA-256, so comparing takes the same time whatever the length
+	ttl      time.Duration
+	mu       sync.Mutex
+	sessions map[string]time.Time // token → expiry
+	// fails throttles wrong passwords per client address; one address
+	// guessing never slows the others.
+	fails *limiter
 }
 
-const authCookie = "topochess_auth"
+const (
+	authCookie  = "topochess_auth"
+	maxLogins   = 10000
+	loginBurst  = 5
+	loginRefill = 20 * time.Second
+)
 
-func newAuth(password string) *auth {
-	return &auth{password: []byte(password), cookie: newID()}
+func newAuth(password string, ttl time.Duration) *auth {
+	return &auth{
+		password: sha256.Sum256([]byte(password)),
+		ttl:      ttl,
+		sessions: map[string]time.Time{},
+		fails:    newLimiter(loginBurst, loginRefill, maxLogins),
+	}
 }
 
-func (a *auth) ok(r *http.Request) bool {
+func (a *auth) ok(r *http.Request, now time.Time) bool {
 	c, err := r.Cookie(authCookie)
-	return err == nil && subtle.ConstantTimeCompare([]byte(c.Value), []byte(a.cookie)) == 1
+	if err != nil {
+		return false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	exp, found := a.sessions[c.Value]
+	if found && now.After(exp) {
+		delete(a.sessions, c.Value)
+		return false
+	}
+	return found
+}
+
+func (a *auth) check(password string) bool {
+	given := sha256.Sum256([]byte(password))
+	return subtle.ConstantTimeCompare(given[:], a.password[:]) == 1
+}
+
+// login starts a session; over the cap, expired ones go first, then the
+// one closest to expiring.
+func (a *auth) login(now time.Time) string {
+	tok := newID() + newID()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.sessions) >= maxLogins {
+		var soonest string
+		for k, exp := range a.sessions {
+			if now.After(exp) {
+				delete(a.sessions, k)
+			} else if soonest == "" || exp.Before(a.sessions[soonest]) {
+				soonest = k
+			}
+		}
+		if len(a.sessions) >= maxLogins {
+			delete(a.sessions, soonest)
+		}
+	}
+	a.sessions[tok] = now.Add(a.ttl)
+	return tok
+}
+
+func (a *auth) logout(r *http.Request) {
+	if c, err := r.Cookie(authCookie); err == nil {
+		a.mu.Lock()
+		delete(a.sessions, c.Value)
+		a.mu.Unlock()
+	}
 }
 
 var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
@@ -37,18 +98,34 @@ var loginPage = template.Must(template.New("login").Parse(`<!doctype html>
 <h1>topochess</h1>
 <p>This chat is protected by a password.</p>
 {{if .Bad}}<p class="error" role="alert">That password is not right.</p>{{end}}
+{{if .Wait}}<p class="error" role="alert">Too many wrong passwords from here; try again in {{.Wait}} seconds.</p>{{end}}
 <label>Password <input type="password" name="password" autofocus required autocomplete="current-password"></label>
 <button type="submit" class="primary">Enter</button>
 </form></body></html>
 `))
 
+var logoutPage = template.Must(template.New("logout").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>topochess — log out</title><link rel="stylesheet" href="/static/style.css"></head>
+<body class="login"><form method="post" action="/logout" class="card">
+<h1>topochess</h1>
+<p>Log this browser out of the chat?</p>
+<button type="submit" class="primary">Log out</button>
+</form></body></html>
+`))
+
+type loginView struct {
+	Bad  bool
+	Wait int
+}
+
 func (s *Server) serveLogin(w http.ResponseWriter, r *http.Request) {
-	if s.auth == nil || s.auth.ok(r) {
+	if s.auth == nil || s.auth.ok(r, s.opt.Now()) {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = loginPage.Execute(w, struct{ Bad bool }{r.URL.Query().Has("bad")})
+	_ = loginPage.Execute(w, loginView{Bad: r.URL.Query().Has("bad")})
 }
 
 func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
@@ -56,19 +133,54 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/", http.StatusSeeOther)
 		return
 	}
+	now := s.opt.Now()
+	from := s.clientAddr(r)
+	// Every attempt takes a token before the password is looked at (so
+	// guesses sent all at once are counted too); the right one gives
+	// them all back.
+	if ok, wait := s.auth.fails.allow(from, now); !ok {
+		s.tooManyGuesses(w, wait)
+		return
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
-	given := []byte(r.PostFormValue("password"))
-	if subtle.ConstantTimeCompare(given, s.auth.password) != 1 {
-		s.auth.failMu.Lock()
-		time.Sleep(400 * time.Millisecond)
-		s.auth.failMu.Unlock()
+	if !s.auth.check(r.PostFormValue("password")) {
+		s.log.Info("wrong web chat password", "from", from)
 		http.Redirect(w, r, "/login?bad=1", http.StatusSeeOther)
 		return
 	}
+	s.auth.fails.reset(from)
 	http.SetCookie(w, &http.Cookie{
-		Name: authCookie, Value: s.auth.cookie, Path: "/",
-		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
-		MaxAge: 30 * 24 * 3600,
+		Name: authCookie, Value: s.auth.login(now), Path: "/",
+		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secure(r),
+		MaxAge: int(s.opt.SessionTTL / time.Second),
 	})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
+}
+
+func (s *Server) tooManyGuesses(w http.ResponseWriter, wait time.Duration) {
+	secs := int(wait/time.Second) + 1
+	w.Header().Set("Retry-After", fmt.Sprint(secs))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(http.StatusTooManyRequests)
+	_ = loginPage.Execute(w, loginView{Wait: secs})
+}
+
+func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request) {
+	if s.auth == nil {
+		http.Redirect(w, r, "/", http.StatusSeeOther)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = logoutPage.Execute(w, nil)
+}
+
+// postLogout ends this browser's session. The cookie is SameSite=Strict,
+// so another site cannot log a browser out.
+func (s *Server) postLogout(w http.ResponseWriter, r *http.Request) {
+	if s.auth != nil {
+		s.auth.logout(r)
+		http.SetCookie(w, &http.Cookie{Name: authCookie, Value: "", Path: "/", HttpOnly: true,
+			SameSite: http.SameSiteStrictMode, Secure: s.secure(r), MaxAge: -1})
+	}
+	http.Redirect(w, r, "/login", http.StatusSeeOther)
 }

@@ -126,6 +126,7 @@ type client struct {
 	base   string
 	token  string
 	user   string
+	secret string // of the name, when this join took it
 	events chan event
 }
 
@@ -154,11 +155,19 @@ func postJSON(t *testing.T, url, token string, body any) (int, map[string]any) {
 
 func join(t *testing.T, base, name, room string) *client {
 	t.Helper()
-	code, out := postJSON(t, base+"/api/join", "", map[string]string{"name": name, "room": room})
+	return joinWith(t, base, name, room, "")
+}
+
+// joinWith joins with the name's secret.
+func joinWith(t *testing.T, base, name, room, secret string) *client {
+	t.Helper()
+	code, out := postJSON(t, base+"/api/join", "", map[string]string{"name": name, "room": room, "secret": secret})
 	if code != 200 {
 		t.Fatalf("join %q: %d %v", name, code, out)
 	}
-	return &client{t: t, base: base, token: out["token"].(string), user: out["user"].(string)}
+	c := &client{t: t, base: base, token: out["token"].(string), user: out["user"].(string)}
+	c.secret, _ = out["secret"].(string)
+	return c
 }
 
 func (c *client) post(path string, body any) (int, map[string]any) {
@@ -233,4 +242,15 @@ func (c *client) expect(kind, text string) event {
 func itoa(n uint64) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// newHTTP serves s over httptest until the test ends.
+func newHTTP(t *testing.T, s *Server) string {
+	t.Helper()
+	ts := httptest.NewServer(s)
+	t.Cleanup(func() {
+		s.hub.closeAll()
+		ts.Close()
+	})
+	return ts.URL
 }

@@ -58,11 +58,12 @@ func (st *imageStore) add(img *bot.Image) (string, *storedImage) {
 	defer st.mu.Unlock()
 	st.m[id] = si
 	st.order = append(st.order, id)
-	st.bytes += len(si.png)
+	st.bytes += cap(si.png) // what the slice holds, not only what it shows
 	for st.bytes > st.max && len(st.order) > 1 {
 		old := st.order[0]
+		st.order[0] = ""
 		st.order = st.order[1:]
-		st.bytes -= len(st.m[old].png)
+		st.bytes -= cap(st.m[old].png)
 		delete(st.m, old)
 	}
 	return id, si

@@ -37,10 +37,10 @@ func checkName(s, what string) (string, error) {
 	return s, nil
 }
 
-// webUser is the user a name speaks as. IDs ignore case, so "Alice" and
-// "alice" are one player.
+// webUser is the user a name speaks as. IDs are the canonical form, so
+// "Alice", "alice" and "ＡＬＩＣＥ" are one player.
 func webUser(name string) bot.User {
-	return bot.User{ID: "web:" + strings.ToLower(name), Name: name, Mention: "@" + name}
+	return bot.User{ID: "web:" + canonical(name), Name: name, Mention: "@" + name}
 }
 
 // mentions finds the users a typed command names: "@bob", or

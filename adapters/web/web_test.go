@@ -60,8 +60,8 @@ func TestListenNeedsPassword(t *testing.T) {
 		{"0.0.0.0:8080", "", false},
 		{":8080", "", false},
 		{"192.168.1.5:8080", "", false},
-		{"0.0.0.0:8080", "secret", true},
-		{":8080", "secret", true},
+		{"0.0.0.0:8080", "secret", false}, // plain HTTP: see TestPlainHTTPRefused
+		{":8080", "secret", false},
 		{"nonsense", "", false},
 		{"127.0.0.1:", "", false},
 	}
@@ -70,7 +70,7 @@ func TestListenNeedsPassword(t *testing.T) {
 		if (err == nil) != tc.ok {
 			t.Errorf("New(listen %q, password %v): err %v, want ok=%v", tc.listen, tc.password != "", err, tc.ok)
 		}
-		if err != nil && strings.HasPrefix(tc.listen, "0.0.0.0") && !strings.Contains(err.Error(), "web.password") {
+		if err != nil && strings.HasPrefix(tc.listen, "0.0.0.0") && tc.password == "" && !strings.Contains(err.Error(), "web.password") {
 			t.Errorf("refusal does not say how to fix it: %v", err)
 		}
 	}
@@ -204,8 +204,9 @@ func TestCommandsRepliesAndPrivacy(t *testing.T) {
 	seen := alice.expect("said", "/elsewhere")
 	carol.expect("reply", "to the other room")
 
-	// A second tab of the same user (same name, other case) sees private replies.
-	alice2 := join(t, ts.URL, "ALICE", "lobby")
+	// A second tab of the same user (same name, other case, with the
+	// name's secret) sees private replies.
+	alice2 := joinWith(t, ts.URL, "ALICE", "lobby", alice.secret)
 	alice2.listen(seen.Seq)
 	alice.say("/help")
 	alice2.expect("said", "/help")

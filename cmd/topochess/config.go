@@ -82,8 +82,15 @@ type Config struct {
 		WebhookListen string `yaml:"webhook_listen"`
 	} `yaml:"telegram"`
 	Web struct {
-		Listen   string `yaml:"listen"`
-		Password Secret `yaml:"password"`
+		Listen         string        `yaml:"listen"`
+		Password       Secret        `yaml:"password"`
+		TLSCert        string        `yaml:"tls_cert"`
+		TLSKey         string        `yaml:"tls_key"`
+		AllowPlainHTTP bool          `yaml:"allow_plain_http"`
+		TrustedProxies []string      `yaml:"trusted_proxies"`
+		SessionTTL     time.Duration `yaml:"session_ttl"`
+		ReadTimeout    time.Duration `yaml:"read_timeout"`
+		MaxConnections int           `yaml:"max_connections"`
 	} `yaml:"web"`
 }
 
@@ -100,6 +107,7 @@ var envOverrides = []struct {
 	// Not secrets, but what a container sets without editing the file.
 	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
 	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},
+	{"TOPOCHESS_WEB_ALLOW_PLAIN_HTTP", func(c *Config, v string) { c.Web.AllowPlainHTTP = v == "true" || v == "1" }},
 }
 
 // loadConfig reads the file (when path is not "") and then the
@@ -140,6 +148,9 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	if err := cfg.checkBot(); err != nil {
 		return nil, err
 	}
+	if err := cfg.checkWeb(); err != nil {
+		return nil, err
+	}
 	return cfg, nil
 }
 
@@ -161,6 +172,20 @@ func (c *Config) checkBot() error {
 	}
 	if b.ReplyDelay != nil && (*b.ReplyDelay < 0 || *b.ReplyDelay > time.Minute) {
 		return fmt.Errorf("config: bot.reply_delay must be between 0s and 1m, not %v", *b.ReplyDelay)
+	}
+	return nil
+}
+
+// checkWeb refuses web settings out of range (zero means the default).
+func (c *Config) checkWeb() error {
+	w := c.Web
+	switch {
+	case w.SessionTTL < 0:
+		return fmt.Errorf("config: web.session_ttl must be positive (0: the default, 168h), not %v", w.SessionTTL)
+	case w.ReadTimeout < 0 || w.ReadTimeout > 10*time.Minute:
+		return fmt.Errorf("config: web.read_timeout must be between 1s and 10m (0: the default, 10s), not %v", w.ReadTimeout)
+	case w.MaxConnections < 0:
+		return fmt.Errorf("config: web.max_connections must be positive (0: the default, 1000), not %d", w.MaxConnections)
 	}
 	return nil
 }

@@ -54,6 +54,10 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 		{"log:\n  format: xml\n", "log.format"},
 		{"storage:\n  path: \"\"\n", "storage.path"},
 		{"limits:\n  challenge_ttl: soon\n", "soon"},
+		{"web:\n  read_timeout: -1s\n", "web.read_timeout"},
+		{"web:\n  session_ttl: -1h\n", "web.session_ttl"},
+		{"web:\n  max_connections: -5\n", "web.max_connections"},
+		{"web:\n  allow_plain_htp: true\n", "allow_plain_htp"},
 	} {
 		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -42,6 +43,15 @@ var serveContext = func() (context.Context, context.CancelFunc) {
 
 type stdoutKey struct{}
 
+type storeKey struct{}
+
+// storeOf is serve's open database, for a platform that keeps records of
+// its own (the web chat's name claims).
+func storeOf(ctx context.Context) *storage.Store {
+	st, _ := ctx.Value(storeKey{}).(*storage.Store)
+	return st
+}
+
 // stdoutOf is serve's standard output, for a platform to tell the person
 // who started it where to go (the web chat prints its address).
 func stdoutOf(ctx context.Context) io.Writer {
@@ -65,6 +75,20 @@ func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, e
 	return svc, store, nil
 }
 
+// memoryLimit is serve's soft memory limit (docs/performance.md): what
+// its caches may hold live (pictures 48 MiB in the web chat, history
+// 16 MiB, games and replies a few more) plus each bot worker's search
+// table, with room for garbage. Below it the collector runs as usual
+// (the heap may reach twice what is live); near it, more often. The
+// GOMEMLIMIT environment variable replaces it.
+func memoryLimit(cfg *Config) int64 {
+	workers := cfg.Bot.Workers
+	if workers == 0 {
+		workers = 2
+	}
+	return (160 + 16*int64(workers)) << 20
+}
+
 func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "config file (YAML)")
@@ -80,6 +104,9 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	log := cfg.logger(stderr)
+	if getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit(cfg))
+	}
 	svc, store, err := openService(cfg, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "topochess serve: %v\n", err)
@@ -100,6 +127,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := serveContext()
 	defer stop()
 	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
+	ctx = context.WithValue(ctx, storeKey{}, store)
 	// The computer opponent: its workers resume the games where it is to
 	// move and post its moves through the adapters' senders. On the way
 	// out its searches are cancelled and waited for before the storage

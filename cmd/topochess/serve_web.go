@@ -28,7 +28,19 @@ func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) e
 	if cfg.Images.Size > 0 {
 		r.Width = cfg.Images.Size
 	}
-	srv, err := web.New(h, web.Options{Listen: cfg.Web.Listen, Password: string(cfg.Web.Password), Renderer: r, Logger: log})
+	opt := web.Options{
+		Listen: cfg.Web.Listen, Password: string(cfg.Web.Password),
+		TLSCert: cfg.Web.TLSCert, TLSKey: cfg.Web.TLSKey, AllowPlainHTTP: cfg.Web.AllowPlainHTTP,
+		TrustedProxies: cfg.Web.TrustedProxies, SessionTTL: cfg.Web.SessionTTL,
+		ReadTimeout: cfg.Web.ReadTimeout, MaxConnections: cfg.Web.MaxConnections,
+		Renderer: r, Logger: log,
+	}
+	// Name claims live in the database, so a name stays its owner's across
+	// restarts and in every process serving it.
+	if st := storeOf(ctx); st != nil {
+		opt.Names = st
+	}
+	srv, err := web.New(h, opt)
 	if err != nil {
 		return err
 	}
@@ -36,7 +48,7 @@ func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) e
 		n.Notify("web", srv.Send)
 	}
 	return srv.Run(ctx, func(url string) {
-		log.Info("web chat listening", "url", url, "password", cfg.Web.Password != "")
+		log.Info("web chat listening", "url", url, "password", cfg.Web.Password != "", "tls", cfg.Web.TLSCert != "")
 		fmt.Fprintf(stdoutOf(ctx), "topochess: the web chat is on %s — open it in two browser tabs, pick two names and play.\n", url)
 	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -125,5 +126,82 @@ func TestServeRefusesOpenWebChatWithoutPassword(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve started a web chat open to every machine without a password")
+	}
+}
+
+// Listening off loopback over plain HTTP is refused even with a password,
+// unless allowed; the message names both ways out.
+func TestServeRefusesPublicPlainHTTP(t *testing.T) {
+	_, stderr, _, code := serveFor(t, "web:\n  listen: 0.0.0.0:0\n  password: pw\n")
+	select {
+	case c := <-code:
+		if c != 1 || !strings.Contains(stderr.String(), "web.tls_cert") || !strings.Contains(stderr.String(), "allow_plain_http") {
+			t.Errorf("serve: code %d, stderr %q", c, stderr.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve started a public web chat over plain HTTP")
+	}
+}
+
+// serveURL waits for serve to print the web chat's address.
+func serveURL(t *testing.T, stdout, stderr *syncBuffer, code chan int) string {
+	t.Helper()
+	urlRE := regexp.MustCompile(`http://127\.0\.0\.1:\d+/`)
+	deadline := time.Now().Add(10 * time.Second)
+	for !urlRE.MatchString(stdout.String()) {
+		select {
+		case c := <-code:
+			t.Fatalf("serve ended with %d: %s %s", c, stdout.String(), stderr.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no address printed: %q %q", stdout.String(), stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return urlRE.FindString(stdout.String())
+}
+
+// A web chat name claimed in one run of serve still needs its secret in
+// the next run on the same database.
+func TestServeKeepsWebNamesInTheDatabase(t *testing.T) {
+	dir := t.TempDir()
+	cfgPath := filepath.Join(dir, "c.yaml")
+	cfg := "storage:\n  path: " + filepath.Join(dir, "t.db") + "\nweb:\n  listen: 127.0.0.1:0\n"
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	joinAs := func(name, secret string) (int, map[string]any) {
+		ctx, cancel := context.WithCancel(context.Background())
+		old := serveContext
+		serveContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+		defer func() { serveContext = old }()
+		stdout, stderr, code := &syncBuffer{}, &syncBuffer{}, make(chan int, 1)
+		go func() { code <- run([]string{"serve", "--config", cfgPath}, strings.NewReader(""), stdout, stderr) }()
+		url := serveURL(t, stdout, stderr, code)
+		body, _ := json.Marshal(map[string]string{"name": name, "secret": secret})
+		resp, err := http.Post(url+"api/join", "application/json", bytes.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]any{}
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		cancel()
+		if c := <-code; c != 0 {
+			t.Fatalf("serve stopped with %d: %s", c, stderr.String())
+		}
+		return resp.StatusCode, out
+	}
+	code, out := joinAs("alice", "")
+	secret, _ := out["secret"].(string)
+	if code != 200 || secret == "" {
+		t.Fatalf("first join: %d %v", code, out)
+	}
+	if code, out := joinAs("Alice", ""); code != http.StatusForbidden {
+		t.Errorf("after a restart, alice without her secret: %d %v", code, out)
+	}
+	if code, out := joinAs("Alice", secret); code != 200 {
+		t.Errorf("after a restart, alice with her secret: %d %v", code, out)
 	}
 }

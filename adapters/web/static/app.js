@@ -47,10 +47,21 @@
 
   // ---- joining ----
 
+  // The secrets of the names this browser took: joining as one again
+  // needs it (the server keeps only a hash).
+  const SECRETS = 'topochess-names';
+  const nameKey = (name) => String(name).trim().replace(/^@/, '').normalize('NFKC').toLowerCase();
+
   async function join(name, room) {
     me = null;
-    const data = await post('/api/join', { name, room });
+    const secrets = JSON.parse(localStorage.getItem(SECRETS) || '{}');
+    const data = await post('/api/join', { name, room, secret: secrets[nameKey(name)] || '' });
     if (data.error) return data.error;
+    if (data.secret) {
+      secrets[nameKey(name)] = data.secret;
+      localStorage.setItem(SECRETS, JSON.stringify(secrets));
+      delete data.secret;
+    }
     me = data;
     sessionStorage.setItem(STORE, JSON.stringify(me));
     return '';

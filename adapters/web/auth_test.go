@@ -1,0 +1,145 @@
+package web
+
+import (
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"sync"
+	"testing"
+	"time"
+)
+
+// browser is an HTTP client with its own cookies that does not follow
+// redirects; from, when set, is the loopback address it connects from.
+func browser(t *testing.T, from string) *http.Client {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	tr := &http.Transport{}
+	if from != "" {
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}}
+		tr.DialContext = d.DialContext
+	}
+	t.Cleanup(tr.CloseIdleConnections)
+	return &http.Client{Jar: jar, Transport: tr, Timeout: 10 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+}
+
+func login(t *testing.T, c *http.Client, base, password string) *http.Response {
+	t.Helper()
+	resp, err := c.PostForm(base+"/login", url.Values{"password": {password}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
+func authCookieOf(resp *http.Response) *http.Cookie {
+	for _, c := range resp.Cookies() {
+		if c.Name == authCookie {
+			return c
+		}
+	}
+	return nil
+}
+
+// status is the answer to GET path.
+func status(t *testing.T, c *http.Client, u string) int {
+	t.Helper()
+	resp, err := c.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Each login gets its own random session; logging out ends only that
+// one; sessions expire.
+func TestLoginSessions(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	_, _, ts := newTestServer(t, Options{Password: "hunter2", Now: clock, SessionTTL: 24 * time.Hour})
+	a, b := browser(t, ""), browser(t, "")
+	ca, cb := authCookieOf(login(t, a, ts.URL, "hunter2")), authCookieOf(login(t, b, ts.URL, "hunter2"))
+	if ca == nil || cb == nil || ca.Value == cb.Value || len(ca.Value) < 32 {
+		t.Fatalf("session cookies %v and %v: want two different random values", ca, cb)
+	}
+	if ca.Secure || !ca.HttpOnly || ca.SameSite != http.SameSiteStrictMode {
+		t.Errorf("cookie over plain HTTP: %+v", ca)
+	}
+	if status(t, a, ts.URL+"/") != 200 || status(t, b, ts.URL+"/") != 200 {
+		t.Fatal("logged-in browsers are refused")
+	}
+	resp, err := a.PostForm(ts.URL+"/logout", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if status(t, a, ts.URL+"/") != http.StatusSeeOther {
+		t.Error("a logged-out browser still gets in")
+	}
+	// The old cookie value, replayed by hand, is dead too.
+	req, _ := http.NewRequest("GET", ts.URL+"/", nil)
+	req.AddCookie(&http.Cookie{Name: authCookie, Value: ca.Value})
+	if resp, err := browser(t, "").Do(req); err != nil || resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("replayed logged-out cookie: %v %v", resp.StatusCode, err)
+	}
+	if status(t, b, ts.URL+"/") != 200 {
+		t.Error("logging one browser out ended another's session")
+	}
+	mu.Lock()
+	now = now.Add(25 * time.Hour)
+	mu.Unlock()
+	if status(t, b, ts.URL+"/") != http.StatusSeeOther {
+		t.Error("an expired session still gets in")
+	}
+	// A new password (a restart with it) ends every session.
+	_, _, ts2 := newTestServer(t, Options{Password: "new one"})
+	req, _ = http.NewRequest("GET", ts2.URL+"/", nil)
+	req.AddCookie(&http.Cookie{Name: authCookie, Value: cb.Value})
+	if resp, err := browser(t, "").Do(req); err != nil || resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("an old session on a new password: %v %v", resp.StatusCode, err)
+	}
+}
+
+// Wrong passwords are throttled per client address: a guesser is told
+// to wait at once, and someone else logging in at the same time is not
+// held up (a global lock once made a typo wait over 10 s).
+func TestWrongPasswordsThrottledPerAddress(t *testing.T) {
+	_, _, ts := newTestServer(t, Options{Password: "hunter2"})
+	guesser := browser(t, "127.0.0.1")
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			login(t, guesser, ts.URL, "wrong")
+		}()
+	}
+	start := time.Now()
+	friend := browser(t, "127.0.0.2")
+	if resp := login(t, friend, ts.URL, "hunter2"); authCookieOf(resp) == nil {
+		t.Fatalf("the friend's login: %d", resp.StatusCode)
+	}
+	// (Each wrong guess used to sleep 400 ms under one lock: 12 s here.)
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the friend's login took %v while another address guessed", took)
+	}
+	wg.Wait()
+	start = time.Now()
+	resp := login(t, guesser, ts.URL, "hunter2")
+	if resp.StatusCode != http.StatusTooManyRequests || authCookieOf(resp) != nil || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("after 30 wrong guesses even the right password: %d, cookie %v", resp.StatusCode, authCookieOf(resp))
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the refusal took %v", took)
+	}
+	resp, _ = guesser.Get(ts.URL + "/login")
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Errorf("login page: %d", resp.StatusCode)
+	}
+}
