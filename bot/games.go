@@ -269,9 +269,11 @@ func (s *Service) cmdMove(c *call) []Reply {
 	if out := s.flagIfLate(c, rec, g, unlock); out != nil {
 		return out
 	}
+	// pos is the cached game's own position, changed in place by the
+	// next holder of the lock: every read of it stays before unlock (the
+	// refusals below are worded under the lock, released by the defer).
 	pos := g.Position()
 	if pos.Side != side {
-		unlock()
 		p := playerOf(rec, pos.Side)
 		return s.fail(c, "It is not your turn in %s: %s (%s) is to move.", rec.ID, p.Name, colorName(pos.Side.String()))
 	}
@@ -285,7 +287,6 @@ func (s *Service) cmdMove(c *call) []Reply {
 	}
 	san := pos.SAN(m)
 	if err := g.Play(m); err != nil {
-		unlock()
 		return s.fail(c, "That move is not possible: %v.", err)
 	}
 	offers := offersOf(rec)
