@@ -127,8 +127,17 @@ func nextGameID(tx *bolt.Tx) (string, error) {
 
 // CreateGame stores a new game, giving it an id and revision 1.
 func (s *Store) CreateGame(g *Game, eventID string, now time.Time) error {
+	return s.CreateGameCapped(g, Caps{}, eventID, now)
+}
+
+// CreateGameCapped is CreateGame failing with a LimitError, and writing
+// nothing, when a player is at the cap of active games.
+func (s *Store) CreateGameCapped(g *Game, caps Caps, eventID string, now time.Time) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
+		if err := caps.checkGames(tx, g.White, g.Black); err != nil {
 			return err
 		}
 		return createGame(tx, g, now)
