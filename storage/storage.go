@@ -68,9 +68,21 @@ func Open(path string, opt Options) (*Store, error) {
 			return nil, fmt.Errorf("storage: %w", err)
 		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	// bbolt would walk the file's pages at open and crash on a damaged
+	// one: the file is walked here first (see verify.go).
+	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+		if err := verifyPath(path, opt.Timeout); errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("storage: %s: %w (waited %v)", path, ErrLocked, opt.Timeout)
+		} else if err != nil {
+			return nil, damaged(path, err)
+		}
+	}
+	db, err := openBolt(path, opt)
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("storage: %s: %w (waited %v)", path, ErrLocked, opt.Timeout)
+	}
+	if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, ErrDamaged) {
+		return nil, damaged(path, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
@@ -95,6 +107,28 @@ func Open(path string, opt Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: %s: %w", path, err)
 	}
 	return &Store{db: db}, nil
+}
+
+// openBolt opens the file with bbolt. A damage the walk in verify.go
+// missed may still panic in bbolt's own goroutine; what panics in this
+// one is turned into an error (the half-open file stays locked until the
+// process ends, which then only reports the error).
+func openBolt(path string, opt Options) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("%w: %v", ErrDamaged, r)
+		}
+	}()
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+}
+
+// damaged is the error for a damaged file: where it is and what to do.
+func damaged(path string, err error) error {
+	if !errors.Is(err, ErrDamaged) {
+		err = fmt.Errorf("%w: %w", ErrDamaged, err)
+	}
+	return fmt.Errorf("storage: %s: %w.\nNothing was changed in the file. Restore the last backup (made by topochess backup; see docs/security-storage.md), "+
+		"or see which records are damaged with: topochess check --db %s", path, err, path)
 }
 
 // Close closes the file.
