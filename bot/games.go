@@ -24,11 +24,12 @@ func normalizeID(id, prefix string) string {
 func replay(rec *storage.Game) (*engine.Game, error) {
 	v, err := engine.GetVariant(rec.Variant)
 	if err != nil {
-		return nil, err
+		return nil, &storage.RecordError{Kind: "game", ID: rec.ID, Err: err}
 	}
 	g, err := engine.Replay(v, rec.Start, rec.Moves)
 	if err != nil {
-		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
+		// A stored game whose moves do not replay is as good as damaged.
+		return nil, &storage.RecordError{Kind: "game", ID: rec.ID, Err: err}
 	}
 	if rec.Result != "" { // resignation and agreement are not in the moves
 		g.Result, g.Reason = engine.Result(rec.Result), engine.Reason(rec.Reason)
@@ -587,9 +588,12 @@ func (s *Service) cmdGames(c *call) []Reply {
 	} else {
 		fmt.Fprintf(&b, "Your games here (%d):", len(games))
 		for _, rec := range games {
-			rec, pos, replies := s.snapshot(c, rec.ID)
+			id := rec.ID
+			rec, pos, replies := s.snapshot(c, id)
 			if rec == nil {
-				return replies
+				// That game alone is unreadable; the list goes on.
+				fmt.Fprintf(&b, "\n• %s: cannot be shown (%s)", id, replies[0].Text)
+				continue
 			}
 			turn := "their move"
 			if playerOf(rec, pos.Side).ID == c.User.ID {

@@ -331,6 +331,12 @@ func (s *Service) internal(c *call, err error) []Reply {
 	if errors.Is(err, storage.ErrDuplicate) {
 		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
 	}
+	var re *storage.RecordError
+	if errors.As(err, &re) {
+		s.log.Error("damaged record", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
+		return []Reply{s.errorReply(c, fmt.Sprintf("%s %s is damaged in the database: I cannot show or play it. Other games are not affected; the operator can find out more with topochess check.",
+			capitalize(re.Kind), re.ID))}
+	}
 	s.log.Error("command failed", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
 	return []Reply{s.errorReply(c, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}
 }

@@ -46,7 +46,7 @@ func getChallenge(tx *bolt.Tx, id string) (*Challenge, error) {
 	}
 	c := new(Challenge)
 	if err := decode(data, c, migrateChallenge); err != nil {
-		return nil, fmt.Errorf("challenge %s: %w", id, err)
+		return nil, &RecordError{Kind: "challenge", ID: id, Err: err}
 	}
 	return c, nil
 }
@@ -149,7 +149,8 @@ func (s *Store) challengesByIndex(bucket, prefix []byte, now time.Time) ([]*Chal
 		for _, id := range prefixIDs(tx.Bucket(bucket), prefix) {
 			c, err := getChallenge(tx, id)
 			if err != nil {
-				return err
+				s.skipped("challenge", id, err)
+				continue
 			}
 			if !c.Expired(now) {
 				out = append(out, c)
@@ -184,7 +185,8 @@ func (s *Store) PruneChallenges(now time.Time) (int, error) {
 		err := tx.Bucket(bChallenges).ForEach(func(k, _ []byte) error {
 			c, err := getChallenge(tx, string(k))
 			if err != nil {
-				return err
+				s.skipped("challenge", string(k), err)
+				return nil
 			}
 			if c.Expired(now) {
 				old = append(old, c)

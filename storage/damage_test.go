@@ -3,6 +3,8 @@ package storage
 import (
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -82,7 +84,7 @@ func openDamaged(t *testing.T, data []byte, what string) (opened bool) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(path, Options{Timeout: time.Second})
+	s, err := Open(path, Options{Timeout: time.Second, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		msg := err.Error()
 		if !errors.Is(err, ErrDamaged) || !strings.Contains(msg, path) || !strings.Contains(msg, "topochess check") || !strings.Contains(msg, "backup") {

@@ -79,7 +79,7 @@ func getGame(tx *bolt.Tx, id string) (*Game, error) {
 	}
 	g := new(Game)
 	if err := decode(data, g, migrateGame); err != nil {
-		return nil, fmt.Errorf("game %s: %w", id, err)
+		return nil, &RecordError{Kind: "game", ID: id, Err: err}
 	}
 	return g, nil
 }
@@ -206,7 +206,8 @@ func (s *Store) gamesByIndex(bucket []byte, prefix []byte) ([]*Game, error) {
 		for _, id := range prefixIDs(tx.Bucket(bucket), prefix) {
 			g, err := getGame(tx, id)
 			if err != nil {
-				return err
+				s.skipped("game", id, err)
+				continue
 			}
 			out = append(out, g)
 		}

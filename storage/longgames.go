@@ -193,7 +193,8 @@ func (s *Store) FinishedGames(channel, userID string, limit int) ([]*Game, error
 			}
 			g, err := getGame(tx, string(rest[i+1:]))
 			if err != nil {
-				return err
+				s.skipped("game", string(rest[i+1:]), err)
+				continue
 			}
 			out = append(out, g)
 		}
@@ -227,7 +228,7 @@ func getRating(tx *bolt.Tx, variant, userID string) (Rating, error) {
 	if err := decode(data, &r, func(v int, _ map[string]any) error {
 		return fmt.Errorf("unknown rating record format %d", v)
 	}); err != nil {
-		return r, fmt.Errorf("rating %s/%s: %w", variant, userID, err)
+		return r, &RecordError{Kind: "rating", ID: variant + "/" + userID, Err: err}
 	}
 	return r, nil
 }
@@ -308,7 +309,8 @@ func (s *Store) Leaderboard(variant string) ([]Rating, error) {
 		for _, user := range prefixIDs(b, append(key(variant), 0)) {
 			r, err := getRating(tx, variant, user)
 			if err != nil {
-				return err
+				s.skipped("rating", variant+"/"+user, err)
+				continue
 			}
 			out = append(out, r)
 		}
@@ -334,7 +336,8 @@ func (s *Store) UserRatings(userID string) ([]Rating, error) {
 		for _, variant := range prefixIDs(b, append(key(userID), 0)) {
 			r, err := getRating(tx, variant, userID)
 			if err != nil {
-				return err
+				s.skipped("rating", variant+"/"+userID, err)
+				continue
 			}
 			out = append(out, r)
 		}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,6 +30,9 @@ var (
 	ErrDuplicate = errors.New("event already applied")
 	// ErrLocked: another process has the database open.
 	ErrLocked = errors.New("database is in use by another process")
+	// ErrDamagedRecord: a record's bytes do not decode. Only that record
+	// is affected: lists skip it (and log it), reading it by id fails.
+	ErrDamagedRecord = errors.New("damaged record")
 )
 
 // Bucket names. Index keys join their parts with a zero byte, which no id
@@ -51,11 +55,31 @@ type Options struct {
 	// Timeout is how long to wait for another process to release the
 	// file (default 1 s); bbolt would otherwise wait forever.
 	Timeout time.Duration
+	// Logger hears of damaged records that lists skip (default: slog's
+	// default logger).
+	Logger *slog.Logger
 }
 
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
-	db *bolt.DB
+	db  *bolt.DB
+	log *slog.Logger
+}
+
+// RecordError is a record that cannot be read: damaged bytes
+// (ErrDamagedRecord) or a format from a newer topochess.
+type RecordError struct {
+	// Kind is "game", "challenge", "rating" or "settings"; ID its key.
+	Kind, ID string
+	Err      error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e.ID, e.Err) }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// skipped logs a record a list leaves out because it does not decode.
+func (s *Store) skipped(kind, id string, err error) {
+	s.log.Error("storage: a damaged record is left out (topochess check lists them)", "record", kind, "id", id, "err", err)
 }
 
 // Open opens or creates the database file.
@@ -106,7 +130,10 @@ func Open(path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("storage: %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Store{db: db, log: opt.Logger}, nil
 }
 
 // openBolt opens the file with bbolt. A damage the walk in verify.go
@@ -172,7 +199,7 @@ type versioned struct {
 func decode(data []byte, into any, migrate func(v int, raw map[string]any) error) error {
 	var head versioned
 	if err := json.Unmarshal(data, &head); err != nil {
-		return fmt.Errorf("corrupt record: %w", err)
+		return fmt.Errorf("%w: %w", ErrDamagedRecord, err)
 	}
 	if head.V > FormatVersion {
 		return fmt.Errorf("record format %d is newer than this topochess (%d)", head.V, FormatVersion)
@@ -180,7 +207,7 @@ func decode(data []byte, into any, migrate func(v int, raw map[string]any) error
 	if head.V < FormatVersion && migrate != nil {
 		var raw map[string]any
 		if err := json.Unmarshal(data, &raw); err != nil {
-			return fmt.Errorf("corrupt record: %w", err)
+			return fmt.Errorf("%w: %w", ErrDamagedRecord, err)
 		}
 		if err := migrate(head.V, raw); err != nil {
 			return err
@@ -191,7 +218,10 @@ func decode(data []byte, into any, migrate func(v int, raw map[string]any) error
 			return err
 		}
 	}
-	return json.Unmarshal(data, into)
+	if err := json.Unmarshal(data, into); err != nil {
+		return fmt.Errorf("%w: %w", ErrDamagedRecord, err)
+	}
+	return nil
 }
 
 // markEvent records an event id inside a write transaction; a second

@@ -53,7 +53,7 @@ func stdoutOf(ctx context.Context) io.Writer {
 
 // openService opens storage and builds the bot on it.
 func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, error) {
-	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout})
+	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
