@@ -234,6 +234,9 @@ func (s *Service) handleSafely(cmd Command) (out []Reply) {
 
 func (s *Service) handle(cmd Command) (out []Reply) {
 	c := &call{Command: cmd}
+	if what := invalidText(cmd); what != "" {
+		return []Reply{s.errorReply(c, invalidTextMessage(what))}
+	}
 	if n := inputLength(cmd); n > s.limits.InputLength {
 		return []Reply{s.errorReply(c, fmt.Sprintf("That is too long for me (%d characters; the limit is %d).", n, s.limits.InputLength))}
 	}
