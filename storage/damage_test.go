@@ -25,6 +25,9 @@ func fixture(t testing.TB) []byte {
 	return fixtureData
 }
 
+// opening is a legal start to give the fixture's games real moves.
+var opening = []string{"e2-e4", "e7-e5", "g1-f3", "b8-c6", "f1-b5", "a7-a6", "b5-a4", "g8-f6", "d2-d3", "d7-d6", "c2-c3", "c8-g4"}
+
 var (
 	fixtureOnce sync.Once
 	fixtureData []byte
@@ -39,9 +42,7 @@ func makeFixture(t testing.TB) []byte {
 	var gs []*Game
 	for i := range 250 {
 		g := newGame(fmt.Sprintf("u%d", i%37), fmt.Sprintf("u%d", (i+5)%37), fmt.Sprintf("ch%d", i%7))
-		for j := range 20 + i%30 {
-			g.Moves = append(g.Moves, fmt.Sprintf("m%d-%d", i, j))
-		}
+		g.Moves = append(g.Moves, opening[:i%len(opening)]...)
 		gs = append(gs, g)
 	}
 	if err := s.ImportGames(gs, t0); err != nil {

@@ -280,14 +280,15 @@ func (v *verifier) bucket(val []byte, where string) error {
 	return err
 }
 
-// printable names a bucket in a message.
+// printable names a key in a message: index keys join their parts
+// with zero bytes, shown as "/"; anything else unprintable goes in hex.
 func printable(k []byte) string {
 	for _, c := range k {
-		if c < 0x20 || c > 0x7e {
+		if c != 0 && (c < 0x20 || c > 0x7e) {
 			return fmt.Sprintf("%x", k)
 		}
 	}
-	return string(k)
+	return string(bytes.ReplaceAll(k, []byte{0}, []byte{'/'}))
 }
 
 // VerifyFile checks the page structure of a database file without
