@@ -109,9 +109,7 @@ func Backup(path string, w io.Writer, timeout time.Duration) (n int64, served bo
 	if timeout <= 0 {
 		timeout = time.Second
 	}
-	conn, err := net.DialTimeout("unix", SocketPath(path), timeout)
-	if err == nil {
-		n, err = backupFrom(conn, w)
+	if n, err := BackupServed(path, w, timeout); !errors.Is(err, ErrNotServed) {
 		return n, true, err
 	}
 	// Nobody serves it: read the file, whose pages are checked first as
@@ -135,6 +133,18 @@ func Backup(path string, w io.Writer, timeout time.Duration) (n int64, served bo
 		return err
 	})
 	return n, false, err
+}
+
+// ErrNotServed: no process answers on the database's control socket.
+var ErrNotServed = errors.New("no process serves the database")
+
+// BackupServed is Backup through the serving process only.
+func BackupServed(path string, w io.Writer, timeout time.Duration) (int64, error) {
+	conn, err := net.DialTimeout("unix", SocketPath(path), timeout)
+	if err != nil {
+		return 0, fmt.Errorf("%w: %w", ErrNotServed, err)
+	}
+	return backupFrom(conn, w)
 }
 
 func backupFrom(conn net.Conn, w io.Writer) (int64, error) {

@@ -65,6 +65,19 @@ func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, e
 	return svc, store, nil
 }
 
+// serveControl lets topochess backup and check reach the database while
+// this process holds it; the returned wait is for before store.Close.
+func serveControl(ctx context.Context, store *storage.Store, log *slog.Logger) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := store.ServeControl(ctx); err != nil {
+			log.Warn("no control socket: topochess backup and check need the bot stopped", "err", err)
+		}
+	}()
+	return func() { <-done }
+}
+
 func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "config file (YAML)")
@@ -100,6 +113,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	ctx, stop := serveContext()
 	defer stop()
 	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
+	defer serveControl(ctx, store, log)()
 	// The computer opponent: its workers resume the games where it is to
 	// move and post its moves through the adapters' senders. On the way
 	// out its searches are cancelled and waited for before the storage
