@@ -76,3 +76,25 @@ func TestDamagedRecordAffectsOnlyItsGame(t *testing.T) {
 	h.ok("bob", "/move e5 game:"+g1)
 	h.ok("carol", "/challenge @dave")
 }
+
+// The clock gives up on a damaged timed game after one try instead of
+// failing on it every tick; the other timed games keep their clocks.
+func TestClockLeavesDamagedGame(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	h.ok("alice", "/challenge @bob white 1d")
+	bad := strings.Fields(h.ok("bob", "/accept").Text)[1]
+	h.ok("carol", "/challenge @dave white 1d")
+	good := strings.Fields(h.ok("dave", "/accept").Text)[1]
+	h.plant(bad, []byte(`{"v":1,"id":"`+bad+`","clock":`))
+	later := h.clock().Add(30 * time.Hour)
+	if due, _ := h.store.DueGames(later); len(due) != 2 {
+		t.Fatalf("due before the tick: %v", due)
+	}
+	rs := h.svc.Tick(later)
+	if len(rs) != 1 || !strings.Contains(rs[0].Text, "ran out of time") || !strings.Contains(rs[0].Text, good) {
+		t.Fatalf("tick: %s", dump(rs))
+	}
+	if due, _ := h.store.DueGames(later.Add(time.Hour)); len(due) != 0 {
+		t.Errorf("still due after the tick: %v", due)
+	}
+}

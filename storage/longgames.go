@@ -147,6 +147,24 @@ func (s *Store) DueGames(now time.Time) ([]string, error) {
 	return ids, err
 }
 
+// ForgetDue takes a game off the deadline index: the clock gives up on a
+// game whose record cannot be read rather than trying it every tick.
+// Saving the game (restored) indexes it again.
+func (s *Store) ForgetDue(id string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		byGame := tx.Bucket(bDueByGame)
+		if byGame == nil {
+			return nil
+		}
+		if k := byGame.Get([]byte(id)); k != nil {
+			if err := tx.Bucket(bDue).Delete(k); err != nil {
+				return err
+			}
+		}
+		return byGame.Delete([]byte(id))
+	})
+}
+
 // NextDue is the earliest pending clock event; ok is false when no timed
 // game is being played.
 func (s *Store) NextDue() (t time.Time, ok bool, err error) {
