@@ -104,7 +104,7 @@ func openDamaged(t *testing.T, data []byte, what string) (opened bool) {
 	}
 	s.Leaderboard("standard")
 	if err := s.CreateGame(newGame("x", "y", "ch1"), "", t0); err != nil {
-		t.Logf("%s: write after open: %v", what, err)
+		t.Errorf("%s: write after open: %v", what, err)
 	}
 	return true
 }
