@@ -97,8 +97,10 @@ func Open(path string, opt Options) (*Store, error) {
 	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
 		if err := verifyPath(path, opt.Timeout); errors.Is(err, ErrLocked) {
 			return nil, fmt.Errorf("storage: %s: %w (waited %v)", path, ErrLocked, opt.Timeout)
-		} else if err != nil {
+		} else if errors.Is(err, ErrDamaged) {
 			return nil, damaged(path, err)
+		} else if err != nil {
+			return nil, fmt.Errorf("storage: open %s: %w", path, err)
 		}
 	}
 	db, err := openBolt(path, opt)
