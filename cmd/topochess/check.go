@@ -12,8 +12,8 @@ import (
 	"topochess/storage"
 )
 
-// dbFlags are how check and backup find the database: --db, else the
-// config's storage.path.
+// dbPath parses the flags of check and backup, which find the database
+// by --db, else by the config's storage.path; code is -1 to go on.
 func dbPath(name string, args []string, stderr io.Writer, extra func(fs *flag.FlagSet)) (path string, timeout time.Duration, code int) {
 	fs := newFlagSet(name, stderr)
 	db := fs.String("db", "", "database file (default: storage.path of the config)")
@@ -52,7 +52,9 @@ func cmdCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	target, how := path, "the file"
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".topochess-check-*.db")
+	// The copy a serving process writes is as private as the database:
+	// CreateTemp makes it mode 0600, and it is removed at the end.
+	tmp, err := os.CreateTemp("", "topochess-check-*.db")
 	if err != nil {
 		fmt.Fprintf(stderr, "topochess check: %v\n", err)
 		return 1
