@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,5 +184,45 @@ func TestCheckFindsBadRecords(t *testing.T) {
 	rep, err = CheckFile(path, time.Second)
 	if err != nil || rep.OK() || rep.Problems[0].Kind != "file" {
 		t.Errorf("truncated file: %v %+v", err, rep)
+	}
+}
+
+// A socket left by a process that died is replaced; the new one is for
+// the owner only, and answers nothing but the copy.
+func TestControlSocketIsPrivate(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bot.db")
+	if err := os.WriteFile(SocketPath(path), []byte("stale"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, Options{Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.ServeControl(ctx)
+	var st os.FileInfo
+	for i := 0; ; i++ {
+		if st, err = os.Stat(SocketPath(path)); err == nil && st.Mode()&os.ModeSocket != 0 {
+			break
+		}
+		if i > 200 {
+			t.Fatalf("no socket: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if perm := st.Mode().Perm(); perm != 0o600 {
+		t.Errorf("socket mode %v", perm)
+	}
+	conn, err := net.Dial("unix", SocketPath(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	io.WriteString(conn, "dump everything\n")
+	answer, _ := io.ReadAll(conn)
+	if !strings.HasPrefix(string(answer), "error: unknown request") {
+		t.Errorf("answer to an unknown request: %.100q", answer)
 	}
 }
