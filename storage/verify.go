@@ -147,6 +147,9 @@ func (v *verifier) page(id uint64, where string) ([]byte, error) {
 		return nil, v.fail("%s: page %d is out of bounds (%d pages)", where, id, v.hwm)
 	}
 	head := make([]byte, pageHeaderSize)
+	if id >= uint64(v.size/v.pageSize) {
+		return nil, v.fail("%s: page %d lies past the end of the file (truncated?)", where, id)
+	}
 	off := int64(id) * v.pageSize
 	if off+v.pageSize > v.size {
 		return nil, v.fail("%s: page %d lies past the end of the file (truncated?)", where, id)
@@ -186,7 +189,7 @@ func (v *verifier) verifyFreelist(id uint64) error {
 	if n == 0xFFFF {
 		n, first = ne.Uint64(b[pageHeaderSize:]), 1
 	}
-	if (first+n)*8 > uint64(len(b)-pageHeaderSize) {
+	if n > uint64(len(b))/8 || (first+n)*8 > uint64(len(b)-pageHeaderSize) {
 		return v.fail("free-page list: %d entries do not fit in page %d", n, id)
 	}
 	return nil
