@@ -37,3 +37,27 @@ func TestInvalidUTF8IsRefused(t *testing.T) {
 	}
 	h.ok("bob", "/accept")
 }
+
+// The other entry points adapters use refuse the same bytes.
+func TestInvalidUTF8OtherEntryPoints(t *testing.T) {
+	h := newHarness(t, Limits{})
+	id := h.startGame("standard")
+	cmd := h.command("alice", "e4")
+	cmd.User.Name = "al\xffce"
+	if _, ok := h.svc.PlainMove(cmd); ok {
+		t.Error("PlainMove took a command with a bad name")
+	}
+	if ch := h.svc.Suggest(cmd, "move", "e"); len(ch) != 0 {
+		t.Errorf("Suggest answered a bad name: %v", ch)
+	}
+	if _, r := h.svc.Tap(cmd, id, -1, nil); r == nil || !strings.Contains(r.Text, "UTF-8") {
+		t.Errorf("Tap with a bad name: %+v", r)
+	}
+	good := h.command("alice", "e4")
+	if _, r := h.svc.Tap(good, id, -1, []string{"e\xff2"}); r == nil || !strings.Contains(r.Text, "UTF-8") {
+		t.Errorf("Tap with a bad step: %+v", r)
+	}
+	if _, ok := h.svc.PlainMove(good); !ok {
+		t.Error("PlainMove refused a good move")
+	}
+}
