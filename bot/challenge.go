@@ -119,18 +119,6 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 	if opponent.ID == c.User.ID {
 		return s.fail(c, "You can't challenge yourself. /challenge without a name lets anyone here accept.")
 	}
-	mine, err := s.store.UserChallenges(c.User.ID, c.Time)
-	if err != nil {
-		return s.internal(c, err)
-	}
-	if len(mine) >= s.limits.OpenChallenges {
-		return s.fail(c, "You already have %d open challenges (the limit). /cancel one first.", len(mine))
-	}
-	if n, err := s.store.ActiveCount(c.User.ID); err != nil {
-		return s.internal(c, err)
-	} else if n >= s.limits.ActiveGames {
-		return s.fail(c, "You are playing %d games already (the limit). Finish one first.", n)
-	}
 	ch := &storage.Challenge{
 		Platform: c.Platform, Channel: c.Channel,
 		From:    player(c.User),
@@ -139,7 +127,10 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 		Rated: rated, Time: tc.String(),
 		Created: c.Time, Expires: c.Time.Add(s.limits.ChallengeTTL),
 	}
-	if err := s.store.CreateChallenge(ch, c.EventID, c.Time); err != nil {
+	if err := s.store.CreateChallenge(ch, c.EventID, c.Time, s.caps()); err != nil {
+		if out := s.limitFail(c, err); out != nil {
+			return out
+		}
 		return s.internal(c, err)
 	}
 	s.log.Info("challenge", "challenge", ch.ID, "from", ch.From.ID, "to", ch.To.ID, "variant", ch.Variant)
@@ -285,18 +276,6 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	case !ch.Open() && ch.To.ID != c.User.ID:
 		return s.fail(c, "Challenge %s is for %s, not for you.", ch.ID, ch.To.Name)
 	}
-	for _, p := range []storage.Player{player(c.User), ch.From} {
-		n, err := s.store.ActiveCount(p.ID)
-		if err != nil {
-			return s.internal(c, err)
-		}
-		if n >= s.limits.ActiveGames {
-			if p.ID == c.User.ID {
-				return s.fail(c, "You are playing %d games already (the limit). Finish one first.", n)
-			}
-			return s.fail(c, "%s is playing %d games already (the limit); try again later.", p.Name, n)
-		}
-	}
 	fromWhite := ch.Color == "white" || ch.Color == "random" && s.coin()
 	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Moves: []string{}, Rated: ch.Rated, Clock: newGameClock(ch.Time, c.Time)}
 	rec.White, rec.Black = ch.From, player(c.User)
@@ -307,9 +286,12 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	if err != nil {
 		return s.internal(c, err)
 	}
-	if err := s.store.AcceptChallenge(ch.ID, rec, c.EventID, c.Time); err != nil {
+	if err := s.store.AcceptChallenge(ch.ID, rec, c.EventID, c.Time, s.caps()); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return s.fail(c, "Too late: challenge %s was already accepted or withdrawn.", ch.ID)
+		}
+		if out := s.limitFail(c, err); out != nil {
+			return out
 		}
 		return s.internal(c, err)
 	}
@@ -379,4 +361,24 @@ func (s *Service) cmdCancel(c *call) []Reply {
 // startPicture draws a variant's start position (for /rules).
 func (s *Service) startPicture(v *engine.Variant) (*Image, error) {
 	return s.picture(v.StartPosition(), render.Options{Orientation: engine.White}, v.ID+"-start.png", "")
+}
+
+// caps are the limits the storage enforces inside its writes.
+func (s *Service) caps() storage.Caps {
+	return storage.Caps{OpenChallenges: s.limits.OpenChallenges, ActiveGames: s.limits.ActiveGames, Exempt: BotID}
+}
+
+// limitFail words a refusal by the caps; nil when err is something else.
+func (s *Service) limitFail(c *call, err error) []Reply {
+	var le *storage.LimitError
+	if !errors.As(err, &le) {
+		return nil
+	}
+	switch {
+	case le.What == "challenges":
+		return s.fail(c, "You already have %d open challenges (the limit). /cancel one first.", le.Count)
+	case le.User.ID == c.User.ID:
+		return s.fail(c, "You are playing %d games already (the limit). Finish one first.", le.Count)
+	}
+	return s.fail(c, "%s is playing %d games already (the limit); try again later.", le.User.Name, le.Count)
 }

@@ -25,11 +25,12 @@ func normalizeID(id, prefix string) string {
 func replay(rec *storage.Game) (*engine.Game, error) {
 	v, err := engine.GetVariant(rec.Variant)
 	if err != nil {
-		return nil, err
+		return nil, &storage.RecordError{Kind: "game", ID: rec.ID, Err: err}
 	}
 	g, err := engine.Replay(v, rec.Start, rec.Moves)
 	if err != nil {
-		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
+		// A stored game whose moves do not replay is as good as damaged.
+		return nil, &storage.RecordError{Kind: "game", ID: rec.ID, Err: err}
 	}
 	if rec.Result != "" { // resignation and agreement are not in the moves
 		g.Result, g.Reason = engine.Result(rec.Result), engine.Reason(rec.Reason)
@@ -268,9 +269,11 @@ func (s *Service) cmdMove(c *call) []Reply {
 	if out := s.flagIfLate(c, rec, g, unlock); out != nil {
 		return out
 	}
+	// pos is the cached game's own position, changed in place by the
+	// next holder of the lock: every read of it stays before unlock (the
+	// refusals below are worded under the lock, released by the defer).
 	pos := g.Position()
 	if pos.Side != side {
-		unlock()
 		p := playerOf(rec, pos.Side)
 		return s.fail(c, "It is not your turn in %s: %s (%s) is to move.", rec.ID, p.Name, colorName(pos.Side.String()))
 	}
@@ -281,7 +284,6 @@ func (s *Service) cmdMove(c *call) []Reply {
 	num, black := pos.Fullmove, pos.Side == engine.Black
 	san, story := pos.SAN(m), moveStory(pos, m)
 	if err := g.Play(m); err != nil {
-		unlock()
 		return s.fail(c, "That move is not possible: %v.", err)
 	}
 	offers := offersOf(rec)
@@ -562,9 +564,12 @@ func (s *Service) cmdGames(c *call) []Reply {
 	} else {
 		fmt.Fprintf(&b, "Your games here (%d):", len(games))
 		for _, rec := range games {
-			rec, pos, replies := s.snapshot(c, rec.ID)
+			id := rec.ID
+			rec, pos, replies := s.snapshot(c, id)
 			if rec == nil {
-				return replies
+				// That game alone is unreadable; the list goes on.
+				fmt.Fprintf(&b, "\n• %s: cannot be shown (%s)", id, replies[0].Text)
+				continue
 			}
 			turn := "their move"
 			if playerOf(rec, pos.Side).ID == c.User.ID {

@@ -47,7 +47,7 @@ func newHarness(t testing.TB, limits Limits) *harness {
 
 func (h *harness) open() {
 	h.t.Helper()
-	st, err := storage.Open(h.path, storage.Options{Timeout: time.Second})
+	st, err := storage.Open(h.path, storage.Options{Timeout: time.Second, Logger: h.cfg.Logger})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -186,12 +186,14 @@ func (s *Service) tickGame(id string, now time.Time) (out []Reply) {
 	rec, err := s.store.Game(id)
 	if err != nil {
 		s.log.Error("clock: load game", "game", id, "err", err)
+		s.forgetDamaged(id, err)
 		return nil
 	}
 	c := &call{Command: Command{Name: "clock", Platform: rec.Platform, Channel: rec.Channel, Time: now}, args: map[string]string{}}
 	g, err := s.game(rec)
 	if err != nil {
 		s.log.Error("clock: replay game", "game", id, "err", err)
+		s.forgetDamaged(id, err)
 		return nil
 	}
 	clk, ok := clockOf(rec)

@@ -105,17 +105,15 @@ func (s *Service) challengeBot(c *call) []Reply {
 			return s.fail(c, "Games against the computer are never rated; leave out rated:.")
 		}
 	}
-	if n, err := s.store.ActiveCount(c.User.ID); err != nil {
-		return s.internal(c, err)
-	} else if n >= s.limits.ActiveGames {
-		return s.fail(c, "You are playing %d games already (the limit). Finish one first.", n)
-	}
 	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Moves: []string{}, BotLevel: level}
 	rec.White, rec.Black = player(c.User), botPlayer(level)
 	if color == "black" || color == "random" && !s.coin() {
 		rec.White, rec.Black = rec.Black, rec.White
 	}
-	if err := s.store.CreateGame(rec, c.EventID, c.Time); err != nil {
+	if err := s.store.CreateGameCapped(rec, s.caps(), c.EventID, c.Time); err != nil {
+		if out := s.limitFail(c, err); out != nil {
+			return out
+		}
 		return s.internal(c, err)
 	}
 	s.log.Info("game started", "game", rec.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant, "bot_level", level)

@@ -238,6 +238,9 @@ func (s *Service) handleSafely(cmd Command) (out []Reply) {
 
 func (s *Service) handle(cmd Command) (out []Reply) {
 	c := &call{Command: cmd}
+	if what := invalidText(cmd); what != "" {
+		return []Reply{s.errorReply(c, invalidTextMessage(what))}
+	}
 	if n := inputLength(cmd); n > s.limits.InputLength {
 		return []Reply{s.errorReply(c, fmt.Sprintf("That is too long for me (%d characters; the limit is %d).", n, s.limits.InputLength))}
 	}
@@ -334,6 +337,12 @@ func (s *Service) fail(c *call, format string, a ...any) []Reply {
 func (s *Service) internal(c *call, err error) []Reply {
 	if errors.Is(err, storage.ErrDuplicate) {
 		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
+	}
+	var re *storage.RecordError
+	if errors.As(err, &re) {
+		s.log.Error("damaged record", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
+		return []Reply{s.errorReply(c, fmt.Sprintf("%s %s is damaged in the database: I cannot show or play it. Other games are not affected; the operator can find out more with topochess check.",
+			capitalize(re.Kind), re.ID))}
 	}
 	s.log.Error("command failed", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
 	return []Reply{s.errorReply(c, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}

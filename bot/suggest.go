@@ -41,7 +41,7 @@ func (s *Service) Suggest(cmd Command, option, typed string) (out []Choice) {
 			out = nil
 		}
 	}()
-	if len(typed) > s.limits.InputLength {
+	if len(typed) > s.limits.InputLength || invalidText(cmd) != "" || !validStrings([]string{typed}) {
 		return nil
 	}
 	typed = strings.TrimSpace(typed)

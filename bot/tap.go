@@ -50,6 +50,9 @@ func (s *Service) GameActive(game string) bool {
 // else is chatter that the adapter leaves unanswered.
 func (s *Service) PlainMove(cmd Command) (Command, bool) {
 	text := strings.TrimSpace(cmd.Text)
+	if invalidText(cmd) != "" {
+		return cmd, false // Handle would only refuse it
+	}
 	if !moveShaped(text) {
 		return cmd, false // most chatter stops here, before any storage read
 	}
@@ -132,6 +135,12 @@ func (s *Service) Tap(cmd Command, game string, ply int, path []string) (TapMenu
 	refuse := func(format string, a ...any) (TapMenu, *Reply) {
 		r := s.errorReply(c, fmt.Sprintf(format, a...))
 		return TapMenu{}, &r
+	}
+	if what := invalidText(cmd); what != "" || !validStrings([]string{game}) || !validStrings(path) {
+		if what == "" {
+			what = "your message"
+		}
+		return refuse("%s", invalidTextMessage(what))
 	}
 	id := normalizeID(game, "g")
 	rec, err := s.store.Game(id)

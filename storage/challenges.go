@@ -46,7 +46,7 @@ func getChallenge(tx *bolt.Tx, id string) (*Challenge, error) {
 	}
 	c := new(Challenge)
 	if err := decode(data, c, migrateChallenge); err != nil {
-		return nil, fmt.Errorf("challenge %s: %w", id, err)
+		return nil, &RecordError{Kind: "challenge", ID: id, Err: err}
 	}
 	return c, nil
 }
@@ -62,9 +62,16 @@ func deleteChallenge(tx *bolt.Tx, c *Challenge) error {
 }
 
 // CreateChallenge stores a new challenge and gives it an id (c1, c2, …).
-func (s *Store) CreateChallenge(c *Challenge, eventID string, now time.Time) error {
+// It fails with a LimitError when the challenger is at a cap.
+func (s *Store) CreateChallenge(c *Challenge, eventID string, now time.Time, caps Caps) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
+		if err := caps.checkChallenges(tx, c.From, now); err != nil {
+			return err
+		}
+		if err := caps.checkGames(tx, c.From); err != nil {
 			return err
 		}
 		b := tx.Bucket(bChallenges)
@@ -115,14 +122,18 @@ func (s *Store) DeleteChallenge(id, eventID string, now time.Time) error {
 }
 
 // AcceptChallenge turns a challenge into a game in one transaction, so of
-// two users accepting an open challenge at once exactly one gets it.
-func (s *Store) AcceptChallenge(id string, g *Game, eventID string, now time.Time) error {
+// two users accepting an open challenge at once exactly one gets it. It
+// fails with a LimitError when either player is at the cap of games.
+func (s *Store) AcceptChallenge(id string, g *Game, eventID string, now time.Time, caps Caps) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
 			return err
 		}
 		c, err := getChallenge(tx, id)
 		if err != nil {
+			return err
+		}
+		if err := caps.checkGames(tx, g.White, g.Black); err != nil {
 			return err
 		}
 		if err := deleteChallenge(tx, c); err != nil {
@@ -138,7 +149,8 @@ func (s *Store) challengesByIndex(bucket, prefix []byte, now time.Time) ([]*Chal
 		for _, id := range prefixIDs(tx.Bucket(bucket), prefix) {
 			c, err := getChallenge(tx, id)
 			if err != nil {
-				return err
+				s.skipped("challenge", id, err)
+				continue
 			}
 			if !c.Expired(now) {
 				out = append(out, c)
@@ -173,7 +185,8 @@ func (s *Store) PruneChallenges(now time.Time) (int, error) {
 		err := tx.Bucket(bChallenges).ForEach(func(k, _ []byte) error {
 			c, err := getChallenge(tx, string(k))
 			if err != nil {
-				return err
+				s.skipped("challenge", string(k), err)
+				return nil
 			}
 			if c.Expired(now) {
 				old = append(old, c)

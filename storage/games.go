@@ -79,7 +79,7 @@ func getGame(tx *bolt.Tx, id string) (*Game, error) {
 	}
 	g := new(Game)
 	if err := decode(data, g, migrateGame); err != nil {
-		return nil, fmt.Errorf("game %s: %w", id, err)
+		return nil, &RecordError{Kind: "game", ID: id, Err: err}
 	}
 	return g, nil
 }
@@ -127,8 +127,17 @@ func nextGameID(tx *bolt.Tx) (string, error) {
 
 // CreateGame stores a new game, giving it an id and revision 1.
 func (s *Store) CreateGame(g *Game, eventID string, now time.Time) error {
+	return s.CreateGameCapped(g, Caps{}, eventID, now)
+}
+
+// CreateGameCapped is CreateGame failing with a LimitError, and writing
+// nothing, when a player is at the cap of active games.
+func (s *Store) CreateGameCapped(g *Game, caps Caps, eventID string, now time.Time) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
+		if err := caps.checkGames(tx, g.White, g.Black); err != nil {
 			return err
 		}
 		return createGame(tx, g, now)
@@ -197,7 +206,8 @@ func (s *Store) gamesByIndex(bucket []byte, prefix []byte) ([]*Game, error) {
 		for _, id := range prefixIDs(tx.Bucket(bucket), prefix) {
 			g, err := getGame(tx, id)
 			if err != nil {
-				return err
+				s.skipped("game", id, err)
+				continue
 			}
 			out = append(out, g)
 		}

@@ -147,6 +147,24 @@ func (s *Store) DueGames(now time.Time) ([]string, error) {
 	return ids, err
 }
 
+// ForgetDue takes a game off the deadline index: the clock gives up on a
+// game whose record cannot be read rather than trying it every tick.
+// Saving the game (restored) indexes it again.
+func (s *Store) ForgetDue(id string) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		byGame := tx.Bucket(bDueByGame)
+		if byGame == nil {
+			return nil
+		}
+		if k := byGame.Get([]byte(id)); k != nil {
+			if err := tx.Bucket(bDue).Delete(k); err != nil {
+				return err
+			}
+		}
+		return byGame.Delete([]byte(id))
+	})
+}
+
 // NextDue is the earliest pending clock event; ok is false when no timed
 // game is being played.
 func (s *Store) NextDue() (t time.Time, ok bool, err error) {
@@ -193,7 +211,8 @@ func (s *Store) FinishedGames(channel, userID string, limit int) ([]*Game, error
 			}
 			g, err := getGame(tx, string(rest[i+1:]))
 			if err != nil {
-				return err
+				s.skipped("game", string(rest[i+1:]), err)
+				continue
 			}
 			out = append(out, g)
 		}
@@ -227,7 +246,7 @@ func getRating(tx *bolt.Tx, variant, userID string) (Rating, error) {
 	if err := decode(data, &r, func(v int, _ map[string]any) error {
 		return fmt.Errorf("unknown rating record format %d", v)
 	}); err != nil {
-		return r, fmt.Errorf("rating %s/%s: %w", variant, userID, err)
+		return r, &RecordError{Kind: "rating", ID: variant + "/" + userID, Err: err}
 	}
 	return r, nil
 }
@@ -308,7 +327,8 @@ func (s *Store) Leaderboard(variant string) ([]Rating, error) {
 		for _, user := range prefixIDs(b, append(key(variant), 0)) {
 			r, err := getRating(tx, variant, user)
 			if err != nil {
-				return err
+				s.skipped("rating", variant+"/"+user, err)
+				continue
 			}
 			out = append(out, r)
 		}
@@ -334,7 +354,8 @@ func (s *Store) UserRatings(userID string) ([]Rating, error) {
 		for _, variant := range prefixIDs(b, append(key(userID), 0)) {
 			r, err := getRating(tx, variant, userID)
 			if err != nil {
-				return err
+				s.skipped("rating", variant+"/"+userID, err)
+				continue
 			}
 			out = append(out, r)
 		}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -29,6 +30,9 @@ var (
 	ErrDuplicate = errors.New("event already applied")
 	// ErrLocked: another process has the database open.
 	ErrLocked = errors.New("database is in use by another process")
+	// ErrDamagedRecord: a record's bytes do not decode. Only that record
+	// is affected: lists skip it (and log it), reading it by id fails.
+	ErrDamagedRecord = errors.New("damaged record")
 )
 
 // Bucket names. Index keys join their parts with a zero byte, which no id
@@ -51,11 +55,31 @@ type Options struct {
 	// Timeout is how long to wait for another process to release the
 	// file (default 1 s); bbolt would otherwise wait forever.
 	Timeout time.Duration
+	// Logger hears of damaged records that lists skip (default: slog's
+	// default logger).
+	Logger *slog.Logger
 }
 
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
-	db *bolt.DB
+	db  *bolt.DB
+	log *slog.Logger
+}
+
+// RecordError is a record that cannot be read: damaged bytes
+// (ErrDamagedRecord) or a format from a newer topochess.
+type RecordError struct {
+	// Kind is "game", "challenge", "rating" or "settings"; ID its key.
+	Kind, ID string
+	Err      error
+}
+
+func (e *RecordError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e.ID, e.Err) }
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// skipped logs a record a list leaves out because it does not decode.
+func (s *Store) skipped(kind, id string, err error) {
+	s.log.Error("storage: a damaged record is left out (topochess check lists them)", "record", kind, "id", id, "err", err)
 }
 
 // Open opens or creates the database file.
@@ -68,9 +92,23 @@ func Open(path string, opt Options) (*Store, error) {
 			return nil, fmt.Errorf("storage: %w", err)
 		}
 	}
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+	// bbolt would walk the file's pages at open and crash on a damaged
+	// one: the file is walked here first (see verify.go).
+	if st, err := os.Stat(path); err == nil && st.Size() > 0 {
+		if err := verifyPath(path, opt.Timeout); errors.Is(err, ErrLocked) {
+			return nil, fmt.Errorf("storage: %s: %w (waited %v)", path, ErrLocked, opt.Timeout)
+		} else if errors.Is(err, ErrDamaged) {
+			return nil, damaged(path, err)
+		} else if err != nil {
+			return nil, fmt.Errorf("storage: open %s: %w", path, err)
+		}
+	}
+	db, err := openBolt(path, opt)
 	if errors.Is(err, berrors.ErrTimeout) {
 		return nil, fmt.Errorf("storage: %s: %w (waited %v)", path, ErrLocked, opt.Timeout)
+	}
+	if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) || errors.Is(err, ErrDamaged) {
+		return nil, damaged(path, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
@@ -94,7 +132,32 @@ func Open(path string, opt Options) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("storage: %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	if opt.Logger == nil {
+		opt.Logger = slog.Default()
+	}
+	return &Store{db: db, log: opt.Logger}, nil
+}
+
+// openBolt opens the file with bbolt. A damage the walk in verify.go
+// missed may still panic in bbolt's own goroutine; what panics in this
+// one is turned into an error (the half-open file stays locked until the
+// process ends, which then only reports the error).
+func openBolt(path string, opt Options) (db *bolt.DB, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, err = nil, fmt.Errorf("%w: %v", ErrDamaged, r)
+		}
+	}()
+	return bolt.Open(path, 0o600, &bolt.Options{Timeout: opt.Timeout, NoFreelistSync: true, FreelistType: bolt.FreelistMapType})
+}
+
+// damaged is the error for a damaged file: where it is and what to do.
+func damaged(path string, err error) error {
+	if !errors.Is(err, ErrDamaged) {
+		err = fmt.Errorf("%w: %w", ErrDamaged, err)
+	}
+	return fmt.Errorf("storage: %s: %w.\nNothing was changed in the file. Restore the last backup (made by topochess backup; see docs/security-storage.md), "+
+		"or see which records are damaged with: topochess check --db %s", path, err, path)
 }
 
 // Close closes the file.
@@ -138,7 +201,7 @@ type versioned struct {
 func decode(data []byte, into any, migrate func(v int, raw map[string]any) error) error {
 	var head versioned
 	if err := json.Unmarshal(data, &head); err != nil {
-		return fmt.Errorf("corrupt record: %w", err)
+		return fmt.Errorf("%w: %w", ErrDamagedRecord, err)
 	}
 	if head.V > FormatVersion {
 		return fmt.Errorf("record format %d is newer than this topochess (%d)", head.V, FormatVersion)
@@ -146,7 +209,7 @@ func decode(data []byte, into any, migrate func(v int, raw map[string]any) error
 	if head.V < FormatVersion && migrate != nil {
 		var raw map[string]any
 		if err := json.Unmarshal(data, &raw); err != nil {
-			return fmt.Errorf("corrupt record: %w", err)
+			return fmt.Errorf("%w: %w", ErrDamagedRecord, err)
 		}
 		if err := migrate(head.V, raw); err != nil {
 			return err
@@ -157,7 +220,10 @@ func decode(data []byte, into any, migrate func(v int, raw map[string]any) error
 			return err
 		}
 	}
-	return json.Unmarshal(data, into)
+	if err := json.Unmarshal(data, into); err != nil {
+		return fmt.Errorf("%w: %w", ErrDamagedRecord, err)
+	}
+	return nil
 }
 
 // markEvent records an event id inside a write transaction; a second

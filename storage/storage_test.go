@@ -135,7 +135,7 @@ func TestIndexes(t *testing.T) {
 func TestChallenges(t *testing.T) {
 	s := openTemp(t)
 	c := &Challenge{Channel: "ch", From: Player{ID: "a", Name: "a"}, Variant: "standard", Color: "white", Created: t0, Expires: t0.Add(time.Hour)}
-	if err := s.CreateChallenge(c, "", t0); err != nil {
+	if err := s.CreateChallenge(c, "", t0, Caps{}); err != nil {
 		t.Fatal(err)
 	}
 	if !c.Open() || c.ID != "c1" {
@@ -149,10 +149,10 @@ func TestChallenges(t *testing.T) {
 	}
 	// Two accepts: one game.
 	g1, g2 := newGame("a", "b", "ch"), newGame("a", "c", "ch")
-	if err := s.AcceptChallenge("c1", g1, "", t0); err != nil {
+	if err := s.AcceptChallenge("c1", g1, "", t0, Caps{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.AcceptChallenge("c1", g2, "", t0); !errors.Is(err, ErrNotFound) {
+	if err := s.AcceptChallenge("c1", g2, "", t0, Caps{}); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("second accept: %v", err)
 	}
 	if got, _ := s.ChannelChallenges("ch", t0); len(got) != 0 {
@@ -160,7 +160,7 @@ func TestChallenges(t *testing.T) {
 	}
 	// Expired challenges are pruned.
 	c2 := &Challenge{Channel: "ch", From: Player{ID: "a"}, Created: t0, Expires: t0.Add(time.Minute)}
-	if err := s.CreateChallenge(c2, "", t0); err != nil {
+	if err := s.CreateChallenge(c2, "", t0, Caps{}); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := s.PruneChallenges(t0.Add(time.Hour)); n != 1 || err != nil {

@@ -20,7 +20,8 @@ func (s *Store) UserActiveGames(userID string) ([]*Game, error) {
 			}
 			g, err := getGame(tx, id)
 			if err != nil {
-				return err
+				s.skipped("game", id, err)
+				continue
 			}
 			out = append(out, g)
 		}

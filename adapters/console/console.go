@@ -80,20 +80,54 @@ func New(h bot.Handler, opt Options) *Console {
 	return c
 }
 
+// MaxLine is the longest input line handled; a longer one is skipped
+// with a message and the session goes on.
+const MaxLine = 1 << 20
+
 // Run reads lines until EOF.
 func (c *Console) Run(in io.Reader, out io.Writer) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	r := bufio.NewReaderSize(in, 64*1024)
 	// Moves of resumed games against the bot come first.
 	if err := c.settle(bot.Command{Channel: c.opt.Channel}, out); err != nil {
 		return err
 	}
-	for sc.Scan() {
-		if err := c.Line(sc.Text(), out); err != nil {
+	for {
+		line, tooLong, err := readLine(r)
+		if tooLong {
+			if _, werr := fmt.Fprintf(out, "! that line is longer than %d bytes; skipped\n", MaxLine); werr != nil {
+				return werr
+			}
+		} else if lerr := c.Line(line, out); lerr != nil {
+			return lerr
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
 			return err
 		}
 	}
-	return sc.Err()
+}
+
+// readLine reads up to the next newline. A line over MaxLine is read to
+// its end but not kept (tooLong), so memory stays bounded whatever
+// arrives.
+func readLine(r *bufio.Reader) (line string, tooLong bool, err error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if !tooLong {
+			if len(buf)+len(chunk) > MaxLine+2 { // room for "\r\n"
+				tooLong, buf = true, nil
+			} else {
+				buf = append(buf, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return strings.TrimRight(string(buf), "\r\n"), tooLong, err
+	}
 }
 
 func user(name string) bot.User {

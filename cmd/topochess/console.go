@@ -43,9 +43,11 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer store.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	waitBot := svc.StartBot(ctx)
+	waitControl := serveControl(ctx, store, cfg.logger(stderr))
 	defer func() {
 		cancel()
 		waitBot()
+		waitControl()
 	}()
 	svc.Maintain()
 	fmt.Fprintf(stdout, "# topochess console: storage %s, pictures in %s. Type \"alice: /help\".\n", cfg.Storage.Path, *images)

@@ -21,6 +21,8 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"serve":   cmdServe,
 	"render":  cmdRender,
 	"arena":   cmdArena,
+	"check":   cmdCheck,
+	"backup":  cmdBackup,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -56,5 +58,9 @@ Usage:
   topochess arena --variant ID --white L --black L --games N [--alternate] [--max-moves M]
                   [--nodes N] [--movetime D] [--seed S] [--jobs J] [-v]
                                           play the computer against itself at levels 1-5 (docs/ai.md)
+  topochess check [--db FILE | --config FILE]
+                                          verify a database (also while serve runs); exit 1 on problems
+  topochess backup --out FILE [--db FILE | --config FILE]
+                                          write a consistent copy, also while serve runs (docs/security-storage.md)
 `)
 }

@@ -63,7 +63,7 @@ func stdoutOf(ctx context.Context) io.Writer {
 
 // openService opens storage and builds the bot on it.
 func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, error) {
-	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout})
+	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -87,6 +87,19 @@ func memoryLimit(cfg *Config) int64 {
 		workers = 2
 	}
 	return (160 + 16*int64(workers)) << 20
+}
+
+// serveControl lets topochess backup and check reach the database while
+// this process holds it; the returned wait is for before store.Close.
+func serveControl(ctx context.Context, store *storage.Store, log *slog.Logger) (wait func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := store.ServeControl(ctx); err != nil {
+			log.Warn("no control socket: topochess backup and check need the bot stopped", "err", err)
+		}
+	}()
+	return func() { <-done }
 }
 
 func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -128,6 +141,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
 	ctx = context.WithValue(ctx, storeKey{}, store)
+	defer serveControl(ctx, store, log)()
 	// The computer opponent: its workers resume the games where it is to
 	// move and post its moves through the adapters' senders. On the way
 	// out its searches are cancelled and waited for before the storage
