@@ -84,6 +84,9 @@ func TestHTTPInteractionsNeedNoGateway(t *testing.T) {
 		jstr(fu.JSON, "attachments", 0, "description") != "the board" || jstr(fu.JSON, "allowed_mentions", "users", 0) != bob.id {
 		t.Errorf("picture follow-up: %s?%s, %d files", fu.Raw, fu.Query, len(fu.Files))
 	}
+	// Let Discord refuse at least once before it takes the commands, however
+	// late the background registration gets going on a loaded machine.
+	f.waitN("a refused registration", 1, func(r *request) bool { return r.Method == http.MethodPut })
 	refuse.Store(false)
 	e.logs.waitFor(t, "discord commands registered")
 	if n := len(f.waitN("registrations", 2, func(r *request) bool { return r.Method == http.MethodPut })); n < 2 {
