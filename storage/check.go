@@ -135,6 +135,12 @@ func checkRecords(tx *bolt.Tx, rep *Report) {
 			add("settings", string(k), err)
 		}
 	})
+	each(tx, bWebNames, func(k, v []byte) {
+		var rec webNameRecord
+		if err := decode(v, &rec, nil); err != nil {
+			add("web name", printable(k), err)
+		}
+	})
 	// Index entries end with the id of what they point to.
 	last := func(k []byte) string {
 		if i := bytes.LastIndexByte(k, 0); i >= 0 {

@@ -137,7 +137,13 @@ func plantRaw(t *testing.T, path string, bucket, key string, val []byte) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket([]byte(bucket)).Put([]byte(key), val) }); err != nil {
+	if err := db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists([]byte(bucket))
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(key), val)
+	}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -155,6 +161,7 @@ func TestCheckFindsBadRecords(t *testing.T) {
 	plantRaw(t, path, "games", "g8", []byte(`{"v":1,"id":"g8","variant":"standard","moves":["e2-e5"],"result":"1-0"}`))
 	plantRaw(t, path, "challenges", "c3", []byte(`not json`))
 	plantRaw(t, path, "channel_active", "ch1\x00g999", nil)
+	plantRaw(t, path, "web_names", "bob", []byte(`{"v":1,"name":`))
 	rep, err = CheckFile(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -163,7 +170,7 @@ func TestCheckFindsBadRecords(t *testing.T) {
 	for _, p := range rep.Problems {
 		got = append(got, p.String())
 	}
-	want := []string{"game g7: damaged record", "game g8: its moves do not replay", "challenge c3: damaged record", "points to game g999, which is missing"}
+	want := []string{"game g7: damaged record", "game g8: its moves do not replay", "challenge c3: damaged record", "points to game g999, which is missing", "web name bob: damaged record"}
 	if len(got) != len(want) {
 		t.Errorf("problems %q, want %d", got, len(want))
 	}
