@@ -260,9 +260,9 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 
 // seamDir is the unit direction, in pixels, in which the path leaves cell
 // i (out) or enters cell i+1 (!out) where the two are not drawn side by
-// side. It comes from the neighbouring straight part of the path, or else
-// from the geometry: a queen's ray through the two cells goes on to a
-// cell drawn beside them.
+// side. It comes from the geometry: a queen's ray through the two cells
+// goes on to a cell drawn beside them; failing that, from the
+// neighbouring straight part of the path.
 func seamDir(b *board, pos *engine.Position, cells []int, pts [][2]float64, i int, out bool, near func(int) bool) (float64, float64, bool) {
 	dir := func(a, c [2]float64) (float64, float64, bool) {
 		d := math.Hypot(c[0]-a[0], c[1]-a[1])
@@ -282,9 +282,6 @@ func seamDir(b *board, pos *engine.Position, cells []int, pts [][2]float64, i in
 	}
 	a, c := cells[i], cells[i+1]
 	if out {
-		if near(i - 1) {
-			return dir(pts[i-1], pts[i])
-		}
 		// The ray from c through a goes on to p: the piece left a going
 		// away from p.
 		for _, r := range pos.Geo().RayPaths(engine.Queen, c) {
@@ -294,16 +291,19 @@ func seamDir(b *board, pos *engine.Position, cells []int, pts [][2]float64, i in
 				}
 			}
 		}
-	} else {
-		if near(i + 1) {
-			return dir(pts[i+1], pts[i+2])
+		if near(i - 1) {
+			return dir(pts[i-1], pts[i])
 		}
+	} else {
 		for _, r := range pos.Geo().RayPaths(engine.Queen, a) {
 			if len(r) >= 2 && r[0] == c {
 				if pc, pn, ok := beside(c, r[1]); ok {
 					return dir(pc, pn)
 				}
 			}
+		}
+		if near(i + 1) {
+			return dir(pts[i+1], pts[i+2])
 		}
 	}
 	return 0, 0, false
