@@ -31,8 +31,8 @@ func contains16(s []int16, c int) bool {
 }
 
 // riderPath is the shortest ray of kind k from `from` that reaches `to`
-// over empty cells, or nil.
-func riderPath(pos *engine.Position, k engine.Kind, from, to int) []int {
+// over empty cells (over any cells when through is set), or nil.
+func riderPath(pos *engine.Position, k engine.Kind, from, to int, through bool) []int {
 	var best []int
 	for _, p := range pos.Geo().RayPaths(k, from) {
 		for i, c := range p {
@@ -42,7 +42,7 @@ func riderPath(pos *engine.Position, k engine.Kind, from, to int) []int {
 				}
 				break
 			}
-			if !pos.Board[c].IsEmpty() {
+			if !through && !pos.Board[c].IsEmpty() {
 				break
 			}
 		}
@@ -62,7 +62,7 @@ func stepPath(pos *engine.Position, k engine.Kind, from, to int) (trail, bool) {
 	}
 	switch k {
 	case engine.Bishop, engine.Rook, engine.Queen:
-		if p := riderPath(pos, k, from, to); p != nil {
+		if p := riderPath(pos, k, from, to, false); p != nil {
 			return trail{cells: p}, true
 		}
 		return trail{}, false
@@ -91,9 +91,12 @@ func lastTrail(pos *engine.Position, from, to int) trail {
 			return tr
 		}
 	}
-	for _, k := range []engine.Kind{engine.Rook, engine.Bishop} {
-		if p := riderPath(pos, k, from, to); p != nil {
-			return trail{cells: p}
+	// Castling: the rook now stands on the king's way.
+	for _, through := range []bool{false, true} {
+		for _, k := range []engine.Kind{engine.Rook, engine.Bishop} {
+			if p := riderPath(pos, k, from, to, through); p != nil {
+				return trail{cells: p}
+			}
 		}
 	}
 	return trail{cells: []int{from, to}}
