@@ -14,7 +14,7 @@ import (
 const (
 	labelUnits    = 0.34 // em of coordinate labels in board units, when larger
 	labelPhonePx  = 17.0
-	maxLabelCells = 0.62 // the largest label, in cells
+	maxLabelCells = 1.0 // the largest label, in cells
 	phoneWidth    = 400.0
 	capHeight     = 0.73 // DejaVu Sans Bold: capital and digit height per em
 	labelGap      = 0.08 // units between a label and the nearest cell
