@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"sync"
 	"unicode/utf8"
 
 	"topochess/engine"
@@ -143,11 +144,25 @@ func widthFor(l *engine.Layout, width, long int) int {
 	if long <= 0 {
 		return DefaultWidth
 	}
-	t := frameFor(l, long, false)
-	if t.h > t.w {
-		return max(16, long*t.w/t.h)
+	k := longKey{l, long}
+	if w, ok := longWidths.Load(k); ok {
+		return w.(int)
 	}
-	return long
+	w := long
+	if t := frameFor(l, long, false); t.h > t.w {
+		w = max(16, long*t.w/t.h)
+	}
+	longWidths.Store(k, w)
+	return w
+}
+
+// longWidths caches widthFor for Long: fitting a layout places all its
+// labels, too slow to repeat for every picture of a replay.
+var longWidths sync.Map // longKey → int
+
+type longKey struct {
+	l    *engine.Layout
+	long int
 }
 
 // placeLabels moves every label that stands off the board straight away

@@ -104,7 +104,7 @@ func (r *Renderer) board(v *engine.Variant, o engine.Color) *board {
 // Size is the picture size in pixels for a variant (the same from either
 // side).
 func (r *Renderer) Size(v *engine.Variant) (w, h int) {
-	t := frameFor(v.Geo.Layout, r.width(v), false)
+	t := r.board(v, engine.White).t
 	return t.w, t.h
 }
 
