@@ -19,6 +19,9 @@ import (
 type trail struct {
 	cells []int
 	phase bool
+	// leap: a knight's move, cells holding the middle of its two king
+	// steps only to find the way over a seam.
+	leap bool
 }
 
 func contains16(s []int16, c int) bool {
@@ -74,7 +77,7 @@ func stepPath(pos *engine.Position, k engine.Kind, from, to int) (trail, bool) {
 		// went over a seam.
 		for _, a := range g.KingSteps[from] {
 			if contains16(g.KingSteps[a], to) {
-				return trail{cells: []int{from, int(a), to}}, true
+				return trail{cells: []int{from, int(a), to}, leap: true}, true
 			}
 		}
 	}
@@ -195,6 +198,12 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 	}
 	near := func(i int) bool { // cells i and i+1 are drawn side by side
 		return i >= 0 && i+1 < n && math.Hypot(pts[i+1][0]-pts[i][0], pts[i+1][1]-pts[i][1]) <= 1.6*sc
+	}
+	if tr.leap && near(0) && near(1) {
+		// A leap over no seam: straight, as players draw it.
+		pts, n = [][2]float64{pts[0], pts[2]}, 2
+		tr.cells = []int{tr.cells[0], tr.cells[2]}
+		near = func(i int) bool { return i == 0 }
 	}
 	unit := func(ax, ay, bx, by float64) (float64, float64) {
 		d := math.Hypot(bx-ax, by-ay)
