@@ -259,7 +259,9 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 		s.seg(x0, y0, x0+ox*out, y0+oy*out, hw)
 		// A bar where the path leaves and where it comes back.
 		s.seg(x0+ox*out-oy*2.2*hw, y0+oy*out+ox*2.2*hw, x0+ox*out+oy*2.2*hw, y0+oy*out-ox*2.2*hw, hw*0.8)
-		sx, sy := x1-ix*out, y1-iy*out
+		// The way in starts further out, so its head stands clear of the
+		// piece it points at.
+		sx, sy := x1-ix*0.85*sc, y1-iy*0.85*sc
 		s.seg(sx-iy*2.2*hw, sy+ix*2.2*hw, sx+iy*2.2*hw, sy-ix*2.2*hw, hw*0.8)
 		if last {
 			tip(sx, sy, x1, y1)
