@@ -54,6 +54,9 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 		{"log:\n  format: xml\n", "log.format"},
 		{"storage:\n  path: \"\"\n", "storage.path"},
 		{"limits:\n  challenge_ttl: soon\n", "soon"},
+		{"images:\n  size: 5000\n", "images.size is the picture width"},
+		{"images:\n  size: -1\n", "images.size"},
+		{"images:\n  size: 10\n", "images.size"},
 	} {
 		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
