@@ -22,6 +22,9 @@ type trail struct {
 	// leap: a knight's move, cells holding the middle of its two king
 	// steps only to find the way over a seam.
 	leap bool
+	// fromPiece: a piece stands on the first cell (a checking piece):
+	// the line starts at its edge, leaving it in view.
+	fromPiece bool
 }
 
 func contains16(s []int16, c int) bool {
@@ -137,6 +140,9 @@ func checkTrails(pos *engine.Position, k int) []trail {
 			out = append(out, tr)
 		}
 	}
+	for i := range out {
+		out[i].fromPiece = true
+	}
 	return out
 }
 
@@ -204,6 +210,12 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 		pts, n = [][2]float64{pts[0], pts[2]}, 2
 		tr.cells = []int{tr.cells[0], tr.cells[2]}
 		near = func(i int) bool { return i == 0 }
+	}
+	if tr.fromPiece && !tr.phase && near(0) {
+		dx, dy := pts[1][0]-pts[0][0], pts[1][1]-pts[0][1]
+		d := math.Hypot(dx, dy)
+		pts[0][0] += dx / d * 0.3 * sc
+		pts[0][1] += dy / d * 0.3 * sc
 	}
 	unit := func(ax, ay, bx, by float64) (float64, float64) {
 		d := math.Hypot(bx-ax, by-ay)
