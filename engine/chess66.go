@@ -171,6 +171,11 @@ func c66Layout() *Layout {
 	}
 	outline("switch 4 · a4", Point{0, 4}, Point{0, 3}, Point{2, 3}, Point{2, 4})
 	outline("switch h5 · 5", Point{9, 4}, Point{9, 5}, Point{7, 5}, Point{7, 4})
+	// The transfer cells' names in the notches beside them (no cell is
+	// there): the file letters above and below belong to the halves.
+	l.Labels = append(l.Labels,
+		Label{At: Point{0.5, 2.6}, Text: "4"},
+		Label{At: Point{8.5, 5.4}, Text: "5"})
 	for f := 0; f < 8; f++ {
 		name := string(rune('a' + f))
 		l.Labels = append(l.Labels,

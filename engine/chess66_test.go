@@ -612,7 +612,15 @@ func TestChess66Layout(t *testing.T) {
 	// below a5 and left of a4, 5 above h4 and right of h5.
 	for _, tc := range []struct{ cell, partner, vert string }{{"4", "a4", "a5"}, {"5", "h5", "h4"}} {
 		s, p, v := shapes[tc.cell].Poly, shapes[tc.partner].Poly, shapes[tc.vert].Poly
-		if s[0].Y != p[0].Y || math.Abs(s[0].X-p[0].X) != 1 || s[0].X != v[0].X || math.Abs(s[0].Y-v[0].Y) != 1 {
+		sharesEdge := func(q []Point) bool {
+			for i := range q {
+				if c66HasEdge(s, q[i], q[(i+1)%len(q)]) {
+					return true
+				}
+			}
+			return false
+		}
+		if s[0].Y != p[0].Y || s[0].X != v[0].X || !sharesEdge(p) || !sharesEdge(v) {
 			t.Errorf("%s at %v: not beside %s (%v) and in line with %s (%v)", tc.cell, s[0], tc.partner, p[0], tc.vert, v[0])
 		}
 	}

@@ -101,8 +101,9 @@ const moebiusGap = 0.75
 // stands at the same place in the other half. The back half is tinted.
 // Where the strip's ends are glued the rows meet reversed: the front's
 // right edge runs on into the back's left edge (h1 beside a8'), the back's
-// right edge into the front's left edge (h1' beside a8); the glue marks
-// come in colour pairs with arrows that run the same way.
+// right edge into the front's left edge (h1' beside a8). The glue marks
+// come in colour pairs with arrows that run the same way, and right of
+// every row a label names the cell it runs on into ("↔a8'").
 func moebiusLayout() *Layout {
 	const top = moebiusH + moebiusGap // the front half's lowest edge
 	l := &Layout{MinX: 0, MinY: 0, MaxX: 8, MaxY: top + moebiusH}
@@ -138,11 +139,17 @@ func moebiusLayout() *Layout {
 			Label{At: Point{-0.3, top + float64(r) - 0.5}, Text: fmt.Sprint(r)},
 			Label{At: Point{-0.3, float64(r) - 0.5}, Text: fmt.Sprintf("%d'", r)})
 	}
+	// Right of each row, the cell the row runs on into past the h-file.
+	for r := 1; r <= 8; r++ {
+		l.Labels = append(l.Labels,
+			Label{At: Point{8.3, top + float64(r) - 0.5}, Text: fmt.Sprintf("↔a%d'", 9-r)},
+			Label{At: Point{8.3, float64(r) - 0.5}, Text: fmt.Sprintf("↔a%d", 9-r)})
+	}
 	l.Marks = append(l.Marks,
-		Mark{From: Point{8, top}, To: Point{8, top + 8}, Kind: "glue", Text: "h1 → a8'   h8 → a1'"},
-		Mark{From: Point{0, 8}, To: Point{0, 0}, Kind: "glue", Text: "h1 → a8'   h8 → a1'"},
-		Mark{From: Point{8, 0}, To: Point{8, 8}, Kind: "glue", Text: "h1' → a8   h8' → a1"},
-		Mark{From: Point{0, top + 8}, To: Point{0, top}, Kind: "glue", Text: "h1' → a8   h8' → a1"})
+		Mark{From: Point{8, top}, To: Point{8, top + 8}, Kind: "glue"},
+		Mark{From: Point{0, 8}, To: Point{0, 0}, Kind: "glue"},
+		Mark{From: Point{8, 0}, To: Point{8, 8}, Kind: "glue"},
+		Mark{From: Point{0, top + 8}, To: Point{0, top}, Kind: "glue"})
 	return l
 }
 

@@ -19,6 +19,12 @@ import (
 type trail struct {
 	cells []int
 	phase bool
+	// leap: a knight's move, cells holding the middle of its two king
+	// steps only to find the way over a seam.
+	leap bool
+	// fromPiece: a piece stands on the first cell (a checking piece):
+	// the line starts at its edge, leaving it in view.
+	fromPiece bool
 }
 
 func contains16(s []int16, c int) bool {
@@ -31,8 +37,8 @@ func contains16(s []int16, c int) bool {
 }
 
 // riderPath is the shortest ray of kind k from `from` that reaches `to`
-// over empty cells, or nil.
-func riderPath(pos *engine.Position, k engine.Kind, from, to int) []int {
+// over empty cells (over any cells when through is set), or nil.
+func riderPath(pos *engine.Position, k engine.Kind, from, to int, through bool) []int {
 	var best []int
 	for _, p := range pos.Geo().RayPaths(k, from) {
 		for i, c := range p {
@@ -42,7 +48,7 @@ func riderPath(pos *engine.Position, k engine.Kind, from, to int) []int {
 				}
 				break
 			}
-			if !pos.Board[c].IsEmpty() {
+			if !through && !pos.Board[c].IsEmpty() {
 				break
 			}
 		}
@@ -62,7 +68,7 @@ func stepPath(pos *engine.Position, k engine.Kind, from, to int) (trail, bool) {
 	}
 	switch k {
 	case engine.Bishop, engine.Rook, engine.Queen:
-		if p := riderPath(pos, k, from, to); p != nil {
+		if p := riderPath(pos, k, from, to, false); p != nil {
 			return trail{cells: p}, true
 		}
 		return trail{}, false
@@ -74,7 +80,7 @@ func stepPath(pos *engine.Position, k engine.Kind, from, to int) (trail, bool) {
 		// went over a seam.
 		for _, a := range g.KingSteps[from] {
 			if contains16(g.KingSteps[a], to) {
-				return trail{cells: []int{from, int(a), to}}, true
+				return trail{cells: []int{from, int(a), to}, leap: true}, true
 			}
 		}
 	}
@@ -91,9 +97,12 @@ func lastTrail(pos *engine.Position, from, to int) trail {
 			return tr
 		}
 	}
-	for _, k := range []engine.Kind{engine.Rook, engine.Bishop} {
-		if p := riderPath(pos, k, from, to); p != nil {
-			return trail{cells: p}
+	// Castling: the rook now stands on the king's way.
+	for _, through := range []bool{false, true} {
+		for _, k := range []engine.Kind{engine.Rook, engine.Bishop} {
+			if p := riderPath(pos, k, from, to, through); p != nil {
+				return trail{cells: p}
+			}
 		}
 	}
 	return trail{cells: []int{from, to}}
@@ -130,6 +139,9 @@ func checkTrails(pos *engine.Position, k int) []trail {
 		if tr, ok := stepPath(pos, pc.Kind(), o, k); ok {
 			out = append(out, tr)
 		}
+	}
+	for i := range out {
+		out[i].fromPiece = true
 	}
 	return out
 }
@@ -193,6 +205,18 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 	near := func(i int) bool { // cells i and i+1 are drawn side by side
 		return i >= 0 && i+1 < n && math.Hypot(pts[i+1][0]-pts[i][0], pts[i+1][1]-pts[i][1]) <= 1.6*sc
 	}
+	if tr.leap && near(0) && near(1) {
+		// A leap over no seam: straight, as players draw it.
+		pts, n = [][2]float64{pts[0], pts[2]}, 2
+		tr.cells = []int{tr.cells[0], tr.cells[2]}
+		near = func(i int) bool { return i == 0 }
+	}
+	if tr.fromPiece && !tr.phase && near(0) {
+		dx, dy := pts[1][0]-pts[0][0], pts[1][1]-pts[0][1]
+		d := math.Hypot(dx, dy)
+		pts[0][0] += dx / d * 0.3 * sc
+		pts[0][1] += dy / d * 0.3 * sc
+	}
 	unit := func(ax, ay, bx, by float64) (float64, float64) {
 		d := math.Hypot(bx-ax, by-ay)
 		if d == 0 {
@@ -247,7 +271,9 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 		s.seg(x0, y0, x0+ox*out, y0+oy*out, hw)
 		// A bar where the path leaves and where it comes back.
 		s.seg(x0+ox*out-oy*2.2*hw, y0+oy*out+ox*2.2*hw, x0+ox*out+oy*2.2*hw, y0+oy*out-ox*2.2*hw, hw*0.8)
-		sx, sy := x1-ix*out, y1-iy*out
+		// The way in starts further out, so its head stands clear of the
+		// piece it points at.
+		sx, sy := x1-ix*0.85*sc, y1-iy*0.85*sc
 		s.seg(sx-iy*2.2*hw, sy+ix*2.2*hw, sx+iy*2.2*hw, sy-ix*2.2*hw, hw*0.8)
 		if last {
 			tip(sx, sy, x1, y1)
@@ -260,9 +286,9 @@ func trailStroke(b *board, pos *engine.Position, tr trail) *stroke {
 
 // seamDir is the unit direction, in pixels, in which the path leaves cell
 // i (out) or enters cell i+1 (!out) where the two are not drawn side by
-// side. It comes from the neighbouring straight part of the path, or else
-// from the geometry: a queen's ray through the two cells goes on to a
-// cell drawn beside them.
+// side. It comes from the geometry: a queen's ray through the two cells
+// goes on to a cell drawn beside them; failing that, from the
+// neighbouring straight part of the path.
 func seamDir(b *board, pos *engine.Position, cells []int, pts [][2]float64, i int, out bool, near func(int) bool) (float64, float64, bool) {
 	dir := func(a, c [2]float64) (float64, float64, bool) {
 		d := math.Hypot(c[0]-a[0], c[1]-a[1])
@@ -282,9 +308,6 @@ func seamDir(b *board, pos *engine.Position, cells []int, pts [][2]float64, i in
 	}
 	a, c := cells[i], cells[i+1]
 	if out {
-		if near(i - 1) {
-			return dir(pts[i-1], pts[i])
-		}
 		// The ray from c through a goes on to p: the piece left a going
 		// away from p.
 		for _, r := range pos.Geo().RayPaths(engine.Queen, c) {
@@ -294,16 +317,19 @@ func seamDir(b *board, pos *engine.Position, cells []int, pts [][2]float64, i in
 				}
 			}
 		}
-	} else {
-		if near(i + 1) {
-			return dir(pts[i+1], pts[i+2])
+		if near(i - 1) {
+			return dir(pts[i-1], pts[i])
 		}
+	} else {
 		for _, r := range pos.Geo().RayPaths(engine.Queen, a) {
 			if len(r) >= 2 && r[0] == c {
 				if pc, pn, ok := beside(c, r[1]); ok {
 					return dir(pc, pn)
 				}
 			}
+		}
+		if near(i + 1) {
+			return dir(pts[i+1], pts[i+2])
 		}
 	}
 	return 0, 0, false

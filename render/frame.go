@@ -2,6 +2,7 @@ package render
 
 import (
 	"math"
+	"sync"
 	"unicode/utf8"
 
 	"topochess/engine"
@@ -14,7 +15,7 @@ import (
 const (
 	labelUnits    = 0.34 // em of coordinate labels in board units, when larger
 	labelPhonePx  = 17.0
-	maxLabelCells = 0.62 // the largest label, in cells
+	maxLabelCells = 1.0 // the largest label, in cells
 	phoneWidth    = 400.0
 	capHeight     = 0.73 // DejaVu Sans Bold: capital and digit height per em
 	labelGap      = 0.08 // units between a label and the nearest cell
@@ -143,11 +144,25 @@ func widthFor(l *engine.Layout, width, long int) int {
 	if long <= 0 {
 		return DefaultWidth
 	}
-	t := frameFor(l, long, false)
-	if t.h > t.w {
-		return max(16, long*t.w/t.h)
+	k := longKey{l, long}
+	if w, ok := longWidths.Load(k); ok {
+		return w.(int)
 	}
-	return long
+	w := long
+	if t := frameFor(l, long, false); t.h > t.w {
+		w = max(16, long*t.w/t.h)
+	}
+	longWidths.Store(k, w)
+	return w
+}
+
+// longWidths caches widthFor for Long: fitting a layout places all its
+// labels, too slow to repeat for every picture of a replay.
+var longWidths sync.Map // longKey → int
+
+type longKey struct {
+	l    *engine.Layout
+	long int
 }
 
 // placeLabels moves every label that stands off the board straight away
@@ -170,16 +185,29 @@ func placeLabels(l *engine.Layout, emU float64) []placed {
 		if d > 0 {
 			dx, dy = dx/d, dy/d
 		}
-		// Snap to the axis: labels of a grid row or column line up.
+		// Snap to the axis: labels of a grid row or column line up. Away
+		// from the nearest cell first; where that runs into other cells
+		// (a crowded net), the other ways, and the shortest move wins.
 		if math.Abs(dx) > math.Abs(dy) {
 			dx, dy = math.Copysign(1, dx), 0
 		} else {
 			dx, dy = 0, math.Copysign(1, dy)
 		}
 		at := lb.At
-		for i := 0; i < 60 && rectHitsShapes(l, at, hw+labelGap, hh+labelGap); i++ {
-			at.X += 0.05 * dx
-			at.Y += 0.05 * dy
+		best := -1
+		for k, d := range [][2]float64{{dx, dy}, {-dy, dx}, {dy, -dx}, {-dx, -dy}} {
+			p := lb.At
+			i := 0
+			for ; i < 60 && rectHitsShapes(l, p, hw+labelGap, hh+labelGap); i++ {
+				p.X += 0.05 * d[0]
+				p.Y += 0.05 * d[1]
+			}
+			if i < 60 && (best < 0 || i < best) {
+				best, at = i, p
+			}
+			if k == 0 && best >= 0 {
+				break
+			}
 		}
 		pl.at = at
 		out = append(out, pl)
@@ -199,8 +227,12 @@ func placeMarks(l *engine.Layout, labels []placed, emU float64) []placed {
 			continue
 		}
 		dx, dy = dx/n, dy/n
-		_, th := textHalf(m.Text, emU)
+		hw, th := textHalf(m.Text, emU)
+		// The text runs along the mark: its extent turns with it.
+		ex := math.Abs(dx)*hw + math.Abs(dy)*th
+		ey := math.Abs(dy)*hw + math.Abs(dx)*th
 		mid := engine.Point{X: (m.From.X + m.To.X) / 2, Y: (m.From.Y + m.To.Y) / 2}
+		var first placed
 		for _, side := range []float64{1, -1} {
 			nx, ny := -dy*side, dx*side
 			probe := engine.Point{X: mid.X + 0.3*nx, Y: mid.Y + 0.3*ny}
@@ -221,8 +253,24 @@ func placeMarks(l *engine.Layout, labels []placed, emU float64) []placed {
 					off = dist + reach + th + labelGap
 				}
 			}
-			out[i] = placed{ok: true, at: engine.Point{X: mid.X + off*nx, Y: mid.Y + off*ny}, text: m.Text, dx: dx, dy: dy}
-			break
+			pl := placed{ok: true, at: engine.Point{X: mid.X + off*nx, Y: mid.Y + off*ny}, text: m.Text, dx: dx, dy: dy}
+			if !first.ok {
+				first = pl
+			}
+			// On a crowded layout (faces of a cube net side by side) the
+			// room beside the mark may hold other cells: move out until
+			// the text clears them, within reason.
+			for i := 0; i < 40 && rectHitsShapes(l, pl.at, ex+labelGap, ey+labelGap); i++ {
+				pl.at.X += 0.05 * nx
+				pl.at.Y += 0.05 * ny
+			}
+			if !rectHitsShapes(l, pl.at, ex+labelGap, ey+labelGap) {
+				out[i] = pl
+				break
+			}
+		}
+		if !out[i].ok {
+			out[i] = first
 		}
 	}
 	return out

@@ -166,6 +166,14 @@ func TestCellMapAt400(t *testing.T) {
 	}
 }
 
+// The chat pictures, twice as wide, hold the same limits scaled.
+func TestCellMapAtChatWidth(t *testing.T) {
+	r := New()
+	for _, id := range phoneVariants() {
+		CheckMapInvariants(t, r, engine.MustVariant(id), engine.White, MapLimits{Width: DefaultWidth, MinCell: 48})
+	}
+}
+
 // TestCellMapMatchesPicture: the map is the picture's own geometry, so a
 // click at a cell's centre on the map is that cell for CellAt too.
 func TestCellMapMatchesPicture(t *testing.T) {

@@ -24,12 +24,17 @@ import (
 type Options struct {
 	// Orientation: the side drawn at the bottom.
 	Orientation engine.Color
-	// Last is the last move's from and to cells.
+	// Last is the last move's from and to cells: both are highlighted
+	// and an arrow follows the path the piece took in the board's
+	// geometry, read from the position (the piece now on to).
 	Last []int
-	// Check holds the cell of a king in check.
+	// Check holds the cell of a king in check: highlighted, with a line
+	// from every piece giving check along its path, and on the Möbius
+	// strip the king's twin marked.
 	Check []int
-	// Selected is the cell of a chosen piece; Dots its quiet destinations,
-	// Rings its capture destinations.
+	// Selected is the cell of a chosen piece (on the Möbius strip its
+	// twin is marked too); Dots its quiet destinations, Rings its capture
+	// destinations.
 	Selected []int
 	Dots     []int
 	Rings    []int
@@ -99,7 +104,7 @@ func (r *Renderer) board(v *engine.Variant, o engine.Color) *board {
 // Size is the picture size in pixels for a variant (the same from either
 // side).
 func (r *Renderer) Size(v *engine.Variant) (w, h int) {
-	t := frameFor(v.Geo.Layout, r.width(v), false)
+	t := r.board(v, engine.White).t
 	return t.w, t.h
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"topochess/bot"
 	"topochess/engine/search"
+	"topochess/render"
 )
 
 // Secret is a token or password: it prints and logs as "[redacted]" so a
@@ -151,8 +152,21 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	if err := cfg.checkWeb(); err != nil {
 		return nil, err
 	}
+	// Wider pictures cost render time for nothing (Telegram shrinks photos
+	// to 1280 px) and, the height being up to 1.8× the width, approach
+	// Telegram's limit of 10000 for width plus height.
+	if s := cfg.Images.Size; s < 0 || s > maxImageWidth || s > 0 && s < minImageWidth {
+		return nil, fmt.Errorf("config: images.size is the picture width, between %d and %d pixels (0: the default, %d), not %d",
+			minImageWidth, maxImageWidth, render.DefaultWidth, s)
+	}
 	return cfg, nil
 }
+
+// Picture widths images.size accepts.
+const (
+	minImageWidth = 64
+	maxImageWidth = 1600
+)
 
 // checkBot refuses bot settings out of range (zero means the default).
 func (c *Config) checkBot() error {

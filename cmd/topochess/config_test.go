@@ -58,6 +58,9 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 		{"web:\n  session_ttl: -1h\n", "web.session_ttl"},
 		{"web:\n  max_connections: -5\n", "web.max_connections"},
 		{"web:\n  allow_plain_htp: true\n", "allow_plain_htp"},
+		{"images:\n  size: 5000\n", "images.size is the picture width"},
+		{"images:\n  size: -1\n", "images.size"},
+		{"images:\n  size: 10\n", "images.size"},
 	} {
 		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
