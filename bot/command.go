@@ -88,6 +88,10 @@ type Reply struct {
 	// names this message so a later reply can supersede it.
 	Key        string
 	Supersedes []string
+	// Outbox is the id of the reply's record in the outbox (bot/outbox.go):
+	// the adapter reports its delivery with Service.Delivered. Empty: the
+	// reply is not kept.
+	Outbox string
 }
 
 // Handler answers commands. bot.Service implements it; adapters depend

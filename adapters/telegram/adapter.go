@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -52,6 +53,8 @@ type Adapter struct {
 	keys    *keyStore
 	buttons *buttonStore
 	seen    *idSet
+	shown   *shownStore
+	box     Outbox // nil: replies are not kept across restarts
 
 	// workers handle updates, one chat always on the same worker so its
 	// updates are handled in order.
@@ -63,6 +66,9 @@ type Adapter struct {
 	now       func() time.Time
 	sleep     func(ctx context.Context, d time.Duration) error
 	retryUnit time.Duration
+	// grace is how long a stop lets the queues drain before handing the
+	// rest to the outbox.
+	grace time.Duration
 
 	listening chan string // the webhook server's address, once listening
 }
@@ -80,12 +86,15 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 		keys:      newKeyStore(20000),
 		buttons:   newButtonStore(10000),
 		seen:      newIDSet(4096),
+		shown:     newShownStore(20000),
+		grace:     2 * time.Second,
 		now:       time.Now,
 		sleep:     sleepCtx,
 		retryUnit: time.Second,
 		listening: make(chan string, 1),
 	}
 	a.mover, _ = h.(Mover)
+	a.box, _ = h.(Outbox)
 	return a, nil
 }
 
@@ -130,12 +139,39 @@ func (c *ctxClient) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
-			return nil, fmt.Errorf("%s %s: %w", ue.Op, methodOf(req.URL.Path), ue.Err)
+			err = ue.Err
+		} else {
+			err = errors.New(redact(err.Error()))
 		}
-		return nil, errors.New(redact(err.Error()))
+		return nil, &transientError{method: methodOf(req.URL.Path), err: err}
+	}
+	if resp.StatusCode >= 500 && !strings.Contains(resp.Header.Get("Content-Type"), "json") {
+		// An outage page from Telegram's front end, not an answer of the
+		// Bot API: the library would fail to decode it and lose the status.
+		io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		return nil, &transientError{method: methodOf(req.URL.Path), status: resp.StatusCode}
 	}
 	return resp, nil
 }
+
+// transientError is a call that got no answer from the Bot API: the
+// connection failed or dropped, it timed out, or the front end answered
+// with an error page. Such a call is worth trying again.
+type transientError struct {
+	method string
+	status int // the HTTP status of an error page; 0: no answer at all
+	err    error
+}
+
+func (e *transientError) Error() string {
+	if e.status != 0 {
+		return fmt.Sprintf("%s: HTTP %d from the front end", e.method, e.status)
+	}
+	return fmt.Sprintf("%s: %v", e.method, e.err)
+}
+
+func (e *transientError) Unwrap() error { return e.err }
 
 func methodOf(path string) string {
 	if i := strings.LastIndexByte(path, '/'); i >= 0 {
@@ -152,7 +188,8 @@ func (a *Adapter) Run(ctx context.Context) error {
 	defer cancelSend()
 	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: sendCtx}
 	a.out = newSender(sendCtx, a.cfg.Limits, a.log)
-	a.out.now, a.out.sleep, a.out.retryUnit = a.now, a.sleep, a.retryUnit
+	a.out.now, a.out.retryUnit = a.now, a.retryUnit
+	a.out.done = a.delivered
 	if err := a.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped before Telegram could be reached
@@ -162,6 +199,16 @@ func (a *Adapter) Run(ctx context.Context) error {
 	a.log.Info("telegram: connected", "bot", "@"+a.api.Self.UserName)
 	if err := a.registerCommands(); err != nil {
 		a.log.Warn("telegram: could not register the command list (commands still work)", "err", err)
+	}
+	if a.box != nil {
+		// Replies left by the last run go first, before anything new.
+		left := a.box.Undelivered(platform)
+		if len(left) > 0 {
+			a.log.Info("telegram: sending replies left from the last run", "count", len(left))
+		}
+		for _, r := range left {
+			a.Send(r)
+		}
 	}
 	a.workers = make([]chan tgbotapi.Update, 4)
 	var wg sync.WaitGroup
@@ -186,10 +233,23 @@ func (a *Adapter) Run(ctx context.Context) error {
 		close(ch)
 	}
 	wg.Wait()
-	if !a.out.drain(5 * time.Second) {
-		a.log.Warn("telegram: some replies were not sent before shutdown")
+	if left := a.out.stop(a.grace); len(left) > 0 {
+		if a.box != nil {
+			a.box.Keep(platform, left)
+			a.log.Info("telegram: replies not yet sent are kept for the next start", "count", len(left))
+		} else {
+			a.log.Warn("telegram: some replies were not sent before shutdown", "count", len(left))
+		}
 	}
 	return err
+}
+
+// delivered tells the outbox that a reply it holds went out or was
+// refused.
+func (a *Adapter) delivered(r *bot.Reply, err error) {
+	if a.box != nil && r.Outbox != "" {
+		a.box.Delivered(*r, err)
+	}
 }
 
 // connect calls getMe until it works; a refused token stops at once.

@@ -86,6 +86,15 @@ func (f *fakeAPI) script(method string, answers ...scripted) {
 	f.fail[method] = append(f.fail[method], answers...)
 }
 
+// dropConnection as a scripted status closes the connection without an
+// answer, as a proxy or a network failure does.
+const dropConnection = -1
+
+// htmlError is what Telegram's front end answers during an outage.
+func htmlError(status int) scripted {
+	return scripted{status, "<html>\r\n<head><title>" + strconv.Itoa(status) + " Internal Server Error</title></head>\r\n<body><center><h1>" + strconv.Itoa(status) + " Internal Server Error</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n"}
+}
+
 func tooMany(retry int) scripted {
 	return scripted{429, fmt.Sprintf(`{"ok":false,"error_code":429,"description":"Too Many Requests: retry after %d","parameters":{"retry_after":%d}}`, retry, retry)}
 }
@@ -125,7 +134,19 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if s := f.fail[method]; len(s) > 0 {
 		f.fail[method] = s[1:]
 		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
+		if s[0].status == dropConnection {
+			// The request arrived; the answer never does.
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		if strings.HasPrefix(s[0].body, "<") {
+			w.Header().Set("Content-Type", "text/html")
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
 		w.WriteHeader(s[0].status)
 		io.WriteString(w, s[0].body)
 		return

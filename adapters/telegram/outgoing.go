@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -59,7 +60,7 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 	}
 	markup := a.keyboard(r)
 	game := ""
-	if r.Image != nil && !r.Error && !r.Private {
+	if r.Image != nil && !r.Error && !r.Private && !isAnimation(r.Image) {
 		game = r.Image.Game
 	}
 	text := strings.TrimSpace(r.Text)
@@ -67,13 +68,20 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		if r.Key != "" {
 			a.keys.put(chat, r.Key, id)
 		}
+		if markup != nil {
+			a.shown.set(chat, id, markupJSON(*markup))
+		}
 		if game != "" {
 			// Only the newest picture of a game keeps a Move button.
 			if old := a.keys.swap(chat, "board:"+game, id); old != 0 && old != id {
-				a.editKeyboard(chat, old, emptyKeyboard())
+				a.editKeyboard(chat, old, emptyKeyboard(), classTidy)
 			}
 		}
 	}
+	// Every reply is kept with its calls, so that a stop can hand the
+	// ones not yet delivered to the outbox.
+	keep := &queued{r: r}
+	keep.r.Channel = chatChannel(chat)
 	if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
 		caption, rest := cut(text, maxCaption)
 		img := r.Image
@@ -84,7 +92,7 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		file := tgbotapi.FileBytes{Name: name, Bytes: img.PNG}
 		var cfg tgbotapi.Chattable
 		method := "sendPhoto"
-		if strings.HasSuffix(strings.ToLower(name), ".gif") {
+		if isAnimation(img) {
 			// A game replay: sent as an animation so it plays in the chat.
 			an := tgbotapi.NewAnimation(chat, file)
 			an.Caption = caption
@@ -104,15 +112,16 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 			}
 			cfg = ph
 		}
-		a.out.enqueue(chat, job{method: method, do: func() error {
+		parts := split(rest, maxText)
+		a.out.enqueue(chat, &job{method: method, reply: keep, last: len(parts) == 0, do: func() error {
 			m, err := a.api.Send(cfg)
 			if err == nil {
 				sent(m.MessageID)
 			}
 			return err
 		}})
-		for _, part := range split(rest, maxText) {
-			a.sendText(chat, part, r.Mentions, 0, nil, nil)
+		for i, part := range parts {
+			a.sendText(chat, part, r.Mentions, 0, nil, nil, keep, i == len(parts)-1)
 		}
 	} else {
 		if r.Image != nil && text == "" {
@@ -121,16 +130,16 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		parts := split(text, maxText)
 		for i, part := range parts {
 			if i < len(parts)-1 {
-				a.sendText(chat, part, r.Mentions, replyTo, nil, nil)
+				a.sendText(chat, part, r.Mentions, replyTo, nil, nil, keep, false)
 				continue
 			}
-			a.sendText(chat, part, r.Mentions, replyTo, markup, sent)
+			a.sendText(chat, part, r.Mentions, replyTo, markup, sent, keep, true)
 		}
 	}
 	a.supersede(chat, r.Supersedes)
 }
 
-func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo int, markup *tgbotapi.InlineKeyboardMarkup, sent func(int)) {
+func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo int, markup *tgbotapi.InlineKeyboardMarkup, sent func(int), keep *queued, last bool) {
 	cfg := tgbotapi.NewMessage(chat, text)
 	cfg.Entities = a.mentionEntities(text, mentions)
 	cfg.DisableWebPagePreview = true
@@ -138,7 +147,7 @@ func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo i
 	if markup != nil {
 		cfg.ReplyMarkup = *markup
 	}
-	a.out.enqueue(chat, job{method: "sendMessage", do: func() error {
+	a.out.enqueue(chat, &job{method: "sendMessage", reply: keep, last: last, do: func() error {
 		m, err := a.api.Send(cfg)
 		if err == nil && sent != nil {
 			sent(m.MessageID)
@@ -151,7 +160,7 @@ func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo i
 // stale (an accepted challenge, an answered draw offer).
 func (a *Adapter) supersede(chat int64, keys []string) {
 	for _, k := range keys {
-		a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error {
+		a.out.enqueue(chat, &job{method: "editMessageReplyMarkup", class: classTidy, do: func() error {
 			id := a.keys.take(chat, k)
 			if id == 0 {
 				return nil // unknown here, or sent before a restart
@@ -162,16 +171,37 @@ func (a *Adapter) supersede(chat int64, keys []string) {
 }
 
 // editKeyboard queues a change of a message's buttons.
-func (a *Adapter) editKeyboard(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) {
-	a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error { return a.edit(chat, msg, kb) }})
+func (a *Adapter) editKeyboard(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup, c class) {
+	a.out.enqueue(chat, &job{method: "editMessageReplyMarkup", class: c, msg: msg, do: func() error { return a.edit(chat, msg, kb) }})
 }
 
+// edit changes a message's keyboard, unless it already shows that one:
+// an edit that changes nothing would spend the chat's budget on an error.
 func (a *Adapter) edit(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) error {
+	want := markupJSON(kb)
+	if now, ok := a.shown.get(chat, msg); ok && now == want {
+		return nil
+	}
 	_, err := a.api.Request(tgbotapi.NewEditMessageReplyMarkup(chat, msg, kb))
-	if notModified(err) {
+	if err == nil || notModified(err) {
+		a.shown.set(chat, msg, want)
 		return nil
 	}
 	return err
+}
+
+func markupJSON(kb tgbotapi.InlineKeyboardMarkup) string {
+	if len(kb.InlineKeyboard) == 0 {
+		return "" // no buttons, however written
+	}
+	b, _ := json.Marshal(kb)
+	return string(b)
+}
+
+// isAnimation tells a game replay (a GIF): it plays in the chat and is no
+// position to move in, so it gets no Move button.
+func isAnimation(img *bot.Image) bool {
+	return strings.HasSuffix(strings.ToLower(img.Name), ".gif") || img.ContentType() == "image/gif"
 }
 
 // keyboard builds the inline keyboard of a reply: its buttons, and a Move
@@ -185,7 +215,7 @@ func (a *Adapter) keyboard(r bot.Reply) *tgbotapi.InlineKeyboardMarkup {
 		}
 	}
 	rows := layout(btns)
-	if a.mover != nil && r.Image != nil && r.Image.Game != "" && !r.Error && !r.Private && a.mover.GameActive(r.Image.Game) {
+	if a.mover != nil && r.Image != nil && r.Image.Game != "" && !r.Error && !r.Private && !isAnimation(r.Image) && a.mover.GameActive(r.Image.Game) {
 		if _, ok := tapData(r.Image.Game, -1); ok {
 			rows = append(rows, moveKeyboard(r.Image.Game).InlineKeyboard...)
 		}

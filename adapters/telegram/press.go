@@ -74,7 +74,7 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 	}
 	msg := p.q.Message.MessageID
 	if t.close {
-		a.editKeyboard(o.chat, msg, moveKeyboard(t.game))
+		a.editKeyboard(o.chat, msg, moveKeyboard(t.game), classEdit)
 		return
 	}
 	menu, refused := a.mover.Tap(cmd, t.game, t.ply, t.path)
@@ -88,13 +88,13 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 		if !(len(replies) == 1 && replies[0].Error) {
 			// Played: the keyboard goes (the new picture brings its own);
 			// a refusal leaves it for another try.
-			a.editKeyboard(o.chat, msg, emptyKeyboard())
+			a.editKeyboard(o.chat, msg, emptyKeyboard(), classTidy)
 		}
 		a.deliver(o, replies)
 		return
 	}
 	p.answer(menu.Prompt, false)
-	a.editKeyboard(o.chat, msg, tapKeyboard(menu, t.path))
+	a.editKeyboard(o.chat, msg, tapKeyboard(menu, t.path), classEdit)
 }
 
 func emptyKeyboard() tgbotapi.InlineKeyboardMarkup {

@@ -1,0 +1,94 @@
+package telegram
+
+import (
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// botMessages are the messages the bot really got into the chat (failed
+// attempts leave none), oldest first.
+func (f *fakeAPI) botMessages(chat int64) []map[string]any {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ids []int
+	for id, m := range f.messages {
+		from, _ := m["from"].(map[string]any)
+		c, _ := m["chat"].(map[string]any)
+		if from != nil && from["is_bot"] == true && c != nil && c["id"] == chat {
+			ids = append(ids, id)
+		}
+	}
+	sort.Ints(ids)
+	out := make([]map[string]any, len(ids))
+	for i, id := range ids {
+		out[i] = f.messages[id]
+	}
+	return out
+}
+
+// captions are the captions of the pictures that reached the chat.
+func (f *fakeAPI) captions(chat int64) []string {
+	var out []string
+	for _, m := range f.botMessages(chat) {
+		if _, ok := m["photo"]; ok {
+			out = append(out, m["caption"].(string))
+		}
+	}
+	return out
+}
+
+// startGroupGame has alice challenge bob in the group and bob accept; it
+// returns once the first picture is there.
+func startGroupGame(t *testing.T, g game) {
+	t.Helper()
+	g.f.say(bob, group, "hi")
+	m := g.mark()
+	g.f.say(alice, group, "/challenge @bob white")
+	ch, m := g.next("sendMessage", m)
+	g.f.press(bob, g.sentID(), buttonData(t, ch.Params["reply_markup"], "Accept"))
+	g.photo(m, "@alice, your move")
+}
+
+func TestMovePhotoSurvivesHTML500AndDroppedConnection(t *testing.T) {
+	f := newFakeAPI(t)
+	r := start(t, f, newService(t), nil)
+	g := game{t, f}
+	startGroupGame(t, g)
+
+	// The front end's HTML error page, then a connection that drops after
+	// the upload: both are transient, so the picture must still arrive.
+	f.script("sendPhoto", htmlError(500), scripted{dropConnection, ""}, htmlError(502))
+	m := g.mark()
+	f.say(alice, group, "f3")
+	tries := f.waitSent("sendPhoto", m, 4)
+	for _, p := range tries {
+		if !strings.Contains(p.Params["caption"], "1. f3") {
+			t.Errorf("attempt with caption %q, want the picture of 1. f3 each time", p.Params["caption"])
+		}
+	}
+	f.waitFor("the picture of 1. f3 in the chat", func([]apiRequest) bool {
+		c := f.captions(group)
+		return len(c) == 2 && strings.Contains(c[1], "1. f3") && strings.Contains(c[1], "@bob, your move")
+	})
+	if l := r.logs.String(); strings.Contains(l, "refused") || strings.Contains(l, "giving up") {
+		t.Errorf("a transient failure was treated as final:\n%s", r.logs.String())
+	}
+	// The game goes on: bob was prompted and can answer.
+	m = g.mark()
+	f.say(bob, group, "e5")
+	g.photo(m, "1... e5")
+}
+
+func TestRefusedSendIsNotRetried(t *testing.T) {
+	f := newFakeAPI(t)
+	r := start(t, f, &scriptHandler{}, nil)
+	f.script("sendMessage", scripted{403, `{"ok":false,"error_code":403,"description":"Forbidden: bot was blocked by the user"}`})
+	f.say(alice, int64(alice.ID), "/help")
+	f.waitFor("the refusal logged", func([]apiRequest) bool { return strings.Contains(r.logs.String(), "refused") })
+	time.Sleep(100 * time.Millisecond)
+	if n := f.count("sendMessage"); n != 1 {
+		t.Errorf("a message refused with 403 was tried %d times, want once", n)
+	}
+}
