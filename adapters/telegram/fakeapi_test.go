@@ -31,6 +31,7 @@ type fakeAPI struct {
 	fail     map[string][]scripted // method → answers to give first
 	arrived  chan struct{}         // closed and renewed on every update push
 	messages map[int]map[string]any
+	budget   *tgBudget // Telegram's sending limits, when a test turns them on
 }
 
 type tgUser struct {
@@ -131,6 +132,14 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.reqs = append(f.reqs, req)
+	if b := f.budget; b != nil && limited[method] {
+		if wait, ok := b.admit(req.Params["chat_id"], req.At); !ok {
+			f.mu.Unlock()
+			retry := int((wait + b.unit - 1) / b.unit)
+			writeJSON(w, 429, map[string]any{"ok": false, "error_code": 429, "description": "Too Many Requests: retry after " + strconv.Itoa(retry), "parameters": map[string]any{"retry_after": retry}})
+			return
+		}
+	}
 	if s := f.fail[method]; len(s) > 0 {
 		f.fail[method] = s[1:]
 		f.mu.Unlock()

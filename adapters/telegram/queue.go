@@ -45,6 +45,7 @@ type chatQueue struct {
 	busy   bool          // a worker runs this queue
 	wake   chan struct{} // tells a waiting worker that a job was added
 	next   time.Time     // no call before this (interval, retry_after)
+	active time.Time     // the last message queued or sent
 	recent []time.Time   // calls within the group window
 }
 
@@ -78,6 +79,10 @@ type queued struct {
 // maxTries bounds the attempts at one call (about 25 minutes with the
 // backoff); a reply given up on stays in the outbox for the next start.
 const maxTries = 30
+
+// quietFor is how many per-chat intervals a group is left without
+// messages before stale buttons are tidied away.
+const quietFor = 5
 
 // maxBackoff is the longest pause between two attempts, in retry units.
 const maxBackoff = 60
@@ -119,6 +124,9 @@ func (s *sender) enqueue(chat int64, j *job) {
 	if q == nil {
 		q = &chatQueue{wake: make(chan struct{}, 1)}
 		s.chats[chat] = q
+	}
+	if j.class == classMessage {
+		q.active = s.now()
 	}
 	if i := q.editOf(j); i >= 0 {
 		q.jobs[i] = j
@@ -209,6 +217,9 @@ func (s *sender) work(chat int64, q *chatQueue) {
 		j := q.jobs[i]
 		q.jobs = append(q.jobs[:i:i], q.jobs[i+1:]...)
 		s.book(chat, q)
+		if j.class == classMessage {
+			q.active = s.now()
+		}
 		skip := j.reply != nil && j.reply.done
 		s.mu.Unlock()
 		if !skip {
@@ -245,9 +256,11 @@ func (s *sender) pick(chat int64, q *chatQueue) (int, time.Duration) {
 		q.recent = within(q.recent, now, s.lim.GroupWindow)
 		budget := s.lim.GroupMessages
 		if q.jobs[best].class == classTidy {
-			// A quarter of the group's budget stays for the pictures and
-			// prompts of the moves to come.
+			// Tidying waits until the players pause, and a quarter of the
+			// group's budget stays for the pictures and prompts of the
+			// moves to come.
 			budget -= max(1, s.lim.GroupMessages/4)
+			d = max(d, q.active.Add(quietFor*s.lim.PerChat).Sub(now))
 		}
 		if n := len(q.recent); n >= budget {
 			d = max(d, q.recent[n-budget].Add(s.lim.GroupWindow).Sub(now))
