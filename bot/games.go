@@ -293,7 +293,12 @@ func (s *Service) cmdMove(c *call) []Reply {
 	rec.Result, rec.Reason = string(g.Result), string(g.Reason)
 	rec.DrawOffer, rec.TakebackOffer = "", ""
 	clockMoved(rec, g.Position(), c.Time)
-	if err := s.save(c, rec, g); err != nil {
+	caption := fmt.Sprintf("%s · %d%s %s ·", rec.ID, num, dots, san)
+	if pos.InCheck() && rec.Active() {
+		caption += " Check!"
+	}
+	box := s.stateOut(rec, caption)
+	if err := s.save(c, rec, g, box); err != nil {
 		unlock()
 		return s.internal(c, err)
 	}
@@ -302,12 +307,8 @@ func (s *Service) cmdMove(c *call) []Reply {
 	pos = pos.Clone()
 	unlock()
 	s.log.Info("move", "game", rec.ID, "user", c.User.ID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	caption := fmt.Sprintf("%s · %d%s %s ·", rec.ID, num, dots, san)
-	if pos.InCheck() && rec.Active() {
-		caption += " Check!"
-	}
 	r := s.stateReply(c, rec, pos, caption)
-	r.Supersedes = offers
+	r.Supersedes, r.Outbox = offers, outboxID(box)
 	s.botTurn(rec)
 	return []Reply{r}
 }
@@ -468,7 +469,8 @@ func (s *Service) cmdResign(c *call) []Reply {
 	g.Resign(side)
 	offer := rec.DrawOffer
 	rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-	if err := s.save(c, rec, g); err != nil {
+	box := s.stateOut(rec, rec.ID+" ·")
+	if err := s.save(c, rec, g, box); err != nil {
 		unlock()
 		return s.internal(c, err)
 	}
@@ -476,6 +478,7 @@ func (s *Service) cmdResign(c *call) []Reply {
 	unlock()
 	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
 	r := s.stateReply(c, rec, pos, rec.ID+" ·")
+	r.Outbox = outboxID(box)
 	if offer != "" {
 		r.Supersedes = []string{"draw:" + rec.ID}
 	}
@@ -547,12 +550,14 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 		}
 		g.AgreeDraw()
 		rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-		if err := s.save(c, rec, g); err != nil {
+		box := s.stateOut(rec, rec.ID+" ·")
+		if err := s.save(c, rec, g, box); err != nil {
 			return s.internal(c, err)
 		}
 		pos := g.Position().Clone()
 		unlock()
 		r := s.stateReply(c, rec, pos, rec.ID+" ·")
+		r.Outbox = outboxID(box)
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}
 	default: // decline

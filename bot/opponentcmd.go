@@ -115,13 +115,14 @@ func (s *Service) challengeBot(c *call) []Reply {
 	if color == "black" || color == "random" && !s.coin() {
 		rec.White, rec.Black = rec.Black, rec.White
 	}
-	if err := s.store.CreateGame(rec, c.EventID, c.Time); err != nil {
+	box := s.stateOut(rec, fmt.Sprintf("Game {game} begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", v.Name, level, rec.White.Name, rec.Black.Name))
+	if err := s.store.CreateGame(rec, c.EventID, c.Time, box); err != nil {
 		return s.internal(c, err)
 	}
 	s.log.Info("game started", "game", rec.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant, "bot_level", level)
 	caption := fmt.Sprintf("Game %s begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", rec.ID, v.Name, level, rec.White.Name, rec.Black.Name)
 	r := s.stateReply(c, rec, v.StartPosition(), caption)
-	r.Key = "game:" + rec.ID
+	r.Key, r.Outbox = "game:"+rec.ID, outboxID(box)
 	// Queued after the reply is drawn, so the bot's first move does not
 	// overtake it.
 	s.botTurn(rec)

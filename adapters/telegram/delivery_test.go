@@ -1,6 +1,7 @@
 package telegram
 
 import (
+	"maps"
 	"sort"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func (f *fakeAPI) botMessages(chat int64) []map[string]any {
 	sort.Ints(ids)
 	out := make([]map[string]any, len(ids))
 	for i, id := range ids {
-		out[i] = f.messages[id]
+		out[i] = maps.Clone(f.messages[id])
 	}
 	return out
 }
@@ -48,7 +49,8 @@ func startGroupGame(t *testing.T, g game) {
 	g.f.say(alice, group, "/challenge @bob white")
 	ch, m := g.next("sendMessage", m)
 	g.f.press(bob, g.sentID(), buttonData(t, ch.Params["reply_markup"], "Accept"))
-	g.photo(m, "@alice, your move")
+	_, m = g.photo(m, "@alice, your move")
+	g.next("editMessageReplyMarkup", m) // the challenge's buttons go
 }
 
 func TestMovePhotoSurvivesHTML500AndDroppedConnection(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -53,6 +54,7 @@ type apiRequest struct {
 	Params map[string]string
 	File   []byte // the uploaded photo, if any
 	At     time.Time
+	Status int // 200, or the status of a refusal the fake was told to give
 }
 
 // scripted is an answer the fake gives instead of the normal one.
@@ -96,6 +98,13 @@ func htmlError(status int) scripted {
 	return scripted{status, "<html>\r\n<head><title>" + strconv.Itoa(status) + " Internal Server Error</title></head>\r\n<body><center><h1>" + strconv.Itoa(status) + " Internal Server Error</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n"}
 }
 
+// unscript forgets the answers still scripted for a method.
+func (f *fakeAPI) unscript(method string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.fail, method)
+}
+
 func tooMany(retry int) scripted {
 	return scripted{429, fmt.Sprintf(`{"ok":false,"error_code":429,"description":"Too Many Requests: retry after %d","parameters":{"retry_after":%d}}`, retry, retry)}
 }
@@ -107,7 +116,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := strings.TrimPrefix(r.URL.Path, prefix)
-	req := apiRequest{Method: method, Params: map[string]string{}, At: time.Now()}
+	req := apiRequest{Method: method, Params: map[string]string{}, At: time.Now(), Status: 200}
 	ct := r.Header.Get("Content-Type")
 	if strings.HasPrefix(ct, "multipart/form-data") {
 		if err := r.ParseMultipartForm(32 << 20); err != nil {
@@ -132,8 +141,10 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.reqs = append(f.reqs, req)
+	last := &f.reqs[len(f.reqs)-1]
 	if b := f.budget; b != nil && limited[method] {
 		if wait, ok := b.admit(req.Params["chat_id"], req.At); !ok {
+			last.Status = 429
 			f.mu.Unlock()
 			retry := int((wait + b.unit - 1) / b.unit)
 			writeJSON(w, 429, map[string]any{"ok": false, "error_code": 429, "description": "Too Many Requests: retry after " + strconv.Itoa(retry), "parameters": map[string]any{"retry_after": retry}})
@@ -141,6 +152,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if s := f.fail[method]; len(s) > 0 {
+		last.Status = s[0].status
 		f.fail[method] = s[1:]
 		f.mu.Unlock()
 		if s[0].status == dropConnection {
@@ -189,8 +201,9 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		m["reply_markup"] = kb
+		answer := maps.Clone(m) // m may change again while it is written
 		f.mu.Unlock()
-		ok(w, m)
+		ok(w, answer)
 	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook":
 		ok(w, true)
 	default:

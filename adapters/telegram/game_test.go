@@ -17,7 +17,14 @@ import (
 // newService is the real bot on a database in the test's directory.
 func newService(t *testing.T) *bot.Service {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{Timeout: time.Second})
+	svc, _ := newServiceAt(t, filepath.Join(t.TempDir(), "bot.db"))
+	return svc
+}
+
+// newServiceAt is the real bot on the database at path, and the store.
+func newServiceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
+	t.Helper()
+	st, err := storage.Open(path, storage.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +34,7 @@ func newService(t *testing.T) *bot.Service {
 		Painter: &render.Renderer{Long: 96},
 		Coin:    func() bool { return true },
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}), st
 }
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
@@ -241,7 +248,7 @@ func TestGameTapToMove(t *testing.T) {
 	f.press(alice, old, "t|g1|5|f3")
 	ans, _ = g.next("answerCallbackQuery", m)
 	if ans.Params["show_alert"] != "true" || !strings.Contains(ans.Params["text"], "over") {
-		t.Errorf("tapping after the end: %v", ans.Params)
+		t.Errorf("tapping after the end: %v\n%s", ans.Params, f.dump())
 	}
 
 	// Every callback query was answered, once.

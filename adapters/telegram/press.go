@@ -83,6 +83,9 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 		return
 	}
 	if menu.Move != "" {
+		// The tap is answered before the move is played and drawn, so the
+		// player's spinner stops at once; a refusal then comes as a message.
+		p.answer("", false)
 		cmd.Name, cmd.Args = "move", map[string]string{"game": menu.Game, "move": menu.Move}
 		replies := a.h.Handle(cmd)
 		if !(len(replies) == 1 && replies[0].Error) {
