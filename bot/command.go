@@ -70,12 +70,22 @@ type Image struct {
 	Game        string
 }
 
+// File is a document attached to a reply.
+type File struct {
+	Name string // e.g. "g1.pgn"
+	Type string // MIME type
+	Data []byte
+}
+
 // Reply is one message the bot sends.
 type Reply struct {
 	// Channel is where to send it (usually the command's channel).
 	Channel string
 	Text    string
 	Image   *Image
+	// File is a document sent with the text where the platform can (a
+	// game's PGN); platforms without documents show the text alone.
+	File    *File
 	Buttons []Button
 	// Mentions are user IDs to notify (the player to move).
 	Mentions []string

@@ -238,6 +238,8 @@ func (s *Service) cmdPGN(c *call) []Reply {
 	}
 	flush()
 	out[0].Text = fmt.Sprintf("PGN of %s:\n", rec.ID) + out[0].Text
+	// The file is what PGN readers open; the text shows it in the chat.
+	out[0].File = &File{Name: rec.ID + ".pgn", Type: "application/x-chess-pgn", Data: []byte(text)}
 	return out
 }
 

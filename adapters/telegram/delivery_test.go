@@ -94,3 +94,54 @@ func TestRefusedSendIsNotRetried(t *testing.T) {
 		t.Errorf("a message refused with 403 was tried %d times, want once", n)
 	}
 }
+
+func TestPGNIsADocument(t *testing.T) {
+	f := newFakeAPI(t)
+	start(t, f, newService(t), nil)
+	g := game{t, f}
+	startGroupGame(t, g)
+	m := g.mark()
+	f.say(alice, group, "f3")
+	_, m = g.photo(m, "1. f3")
+	f.say(bob, group, "e5")
+	_, m = g.photo(m, "1... e5")
+
+	f.say(alice, group, "/pgn")
+	doc, _ := g.next("sendDocument", m)
+	if doc.Params["document"] != "(file g1.pgn)" || !strings.Contains(string(doc.File), `[Event `) || !strings.Contains(string(doc.File), "1. f3 e5") {
+		t.Errorf("document %s:\n%s", doc.Params["document"], doc.File)
+	}
+	// The text in a code block: HTML, since the library drops a
+	// document's caption entities.
+	caption := doc.Params["caption"]
+	pgn := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(string(doc.File))
+	if doc.Params["parse_mode"] != "HTML" || strings.Contains(caption, "```") || caption != "PGN of g1:\n<pre>"+pgn+"</pre>" {
+		t.Errorf("caption (%s) %q", doc.Params["parse_mode"], caption)
+	}
+}
+
+func TestReplayHasNoMoveButton(t *testing.T) {
+	f := newFakeAPI(t)
+	start(t, f, newService(t), nil)
+	g := game{t, f}
+	startGroupGame(t, g)
+	board := g.sentID()
+	m := g.mark()
+	f.say(alice, group, "/replay")
+	an, m := g.next("sendAnimation", m)
+	if an.Params["reply_markup"] != "" {
+		t.Errorf("the replay has a keyboard: %s", an.Params["reply_markup"])
+	}
+	// The board keeps its Move button: the replay is no newer board.
+	f.say(alice, group, "f3")
+	_, _ = g.photo(m, "1. f3")
+	e, _ := g.nextEdit(board, m)
+	if e.Params["reply_markup"] != `{"inline_keyboard":[]}` {
+		t.Errorf("board edited to %s", e.Params["reply_markup"])
+	}
+	for _, r := range f.requests()[m:] {
+		if r.Method == "editMessageReplyMarkup" && r.Params["message_id"] != itoa(board) {
+			t.Errorf("an edit of message %s, not the old board %d", r.Params["message_id"], board)
+		}
+	}
+}

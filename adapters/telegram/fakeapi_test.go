@@ -180,7 +180,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		ok(w, me)
 	case "getUpdates":
 		f.getUpdates(w, r, req)
-	case "sendMessage", "sendPhoto", "sendAnimation":
+	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
 		ok(w, f.newMessage(req))
 	case "editMessageReplyMarkup":
 		id, _ := strconv.Atoi(req.Params["message_id"])
@@ -240,6 +240,9 @@ func (f *fakeAPI) newMessage(req apiRequest) map[string]any {
 	}
 	if req.Method == "sendAnimation" {
 		m["animation"] = map[string]any{"file_id": "a" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "width": 640, "height": 512, "duration": 10}
+	}
+	if req.Method == "sendDocument" {
+		m["document"] = map[string]any{"file_id": "d" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "file_name": strings.TrimSuffix(strings.TrimPrefix(req.Params["document"], "(file "), ")")}
 	}
 	if req.Method == "sendPhoto" {
 		m["photo"] = []any{map[string]any{"file_id": "p" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "width": 512, "height": 512}}

@@ -2,6 +2,7 @@ package telegram
 
 import (
 	"encoding/json"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -13,9 +14,10 @@ import (
 
 // Telegram's sizes.
 const (
-	maxText    = 4096     // characters of a message
-	maxCaption = 1024     // characters of a photo caption
-	maxPhoto   = 10 << 20 // bytes of an uploaded photo
+	maxText     = 4096     // characters of a message
+	maxCaption  = 1024     // characters of a photo caption
+	maxPhoto    = 10 << 20 // bytes of an uploaded photo
+	maxDocument = 50 << 20 // bytes of an uploaded document
 )
 
 // origin is where the replies to one update go by default.
@@ -82,7 +84,23 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 	// ones not yet delivered to the outbox.
 	keep := &queued{r: r}
 	keep.r.Channel = chatChannel(chat)
-	if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
+	if r.Image == nil && r.File != nil && len(r.File.Data) > 0 && len(r.File.Data) <= maxDocument {
+		// A document (a game's PGN), with the text as its caption when it
+		// fits, else its first line, and the rest after it.
+		caption, rest := text, ""
+		if plain, _ := codeBlocks(text); utf16Len(plain) > maxCaption {
+			caption, rest, _ = strings.Cut(text, "\n")
+		}
+		doc := tgbotapi.NewDocument(chat, tgbotapi.FileBytes{Name: r.File.Name, Bytes: r.File.Data})
+		// The library drops a document's caption entities, so its code
+		// block is written in HTML.
+		doc.Caption, doc.ParseMode = htmlCode(caption), tgbotapi.ModeHTML
+		doc.ReplyToMessageID, doc.AllowSendingWithoutReply = replyTo, true
+		if markup != nil {
+			doc.ReplyMarkup = *markup
+		}
+		a.sendMedia(chat, doc, "sendDocument", rest, r.Mentions, keep, sent)
+	} else if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
 		caption, rest := cut(text, maxCaption)
 		img := r.Image
 		name := img.Name
@@ -95,8 +113,7 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		if isAnimation(img) {
 			// A game replay: sent as an animation so it plays in the chat.
 			an := tgbotapi.NewAnimation(chat, file)
-			an.Caption = caption
-			an.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+			an.Caption, an.CaptionEntities = a.entities(caption, r.Mentions)
 			an.ReplyToMessageID, an.AllowSendingWithoutReply = replyTo, true
 			if markup != nil {
 				an.ReplyMarkup = *markup
@@ -104,25 +121,14 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 			cfg, method = an, "sendAnimation"
 		} else {
 			ph := tgbotapi.NewPhoto(chat, file)
-			ph.Caption = caption
-			ph.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+			ph.Caption, ph.CaptionEntities = a.entities(caption, r.Mentions)
 			ph.ReplyToMessageID, ph.AllowSendingWithoutReply = replyTo, true
 			if markup != nil {
 				ph.ReplyMarkup = *markup
 			}
 			cfg = ph
 		}
-		parts := split(rest, maxText)
-		a.out.enqueue(chat, &job{method: method, reply: keep, last: len(parts) == 0, do: func() error {
-			m, err := a.api.Send(cfg)
-			if err == nil {
-				sent(m.MessageID)
-			}
-			return err
-		}})
-		for i, part := range parts {
-			a.sendText(chat, part, r.Mentions, 0, nil, nil, keep, i == len(parts)-1)
-		}
+		a.sendMedia(chat, cfg, method, rest, r.Mentions, keep, sent)
 	} else {
 		if r.Image != nil && text == "" {
 			text = r.Image.Alt
@@ -139,9 +145,24 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 	a.supersede(chat, r.Supersedes)
 }
 
+// sendMedia queues an upload and the text that did not fit its caption.
+func (a *Adapter) sendMedia(chat int64, cfg tgbotapi.Chattable, method, rest string, mentions []string, keep *queued, sent func(int)) {
+	parts := split(rest, maxText)
+	a.out.enqueue(chat, &job{method: method, reply: keep, last: len(parts) == 0, do: func() error {
+		m, err := a.api.Send(cfg)
+		if err == nil {
+			sent(m.MessageID)
+		}
+		return err
+	}})
+	for i, part := range parts {
+		a.sendText(chat, part, mentions, 0, nil, nil, keep, i == len(parts)-1)
+	}
+}
+
 func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo int, markup *tgbotapi.InlineKeyboardMarkup, sent func(int), keep *queued, last bool) {
-	cfg := tgbotapi.NewMessage(chat, text)
-	cfg.Entities = a.mentionEntities(text, mentions)
+	cfg := tgbotapi.NewMessage(chat, "")
+	cfg.Text, cfg.Entities = a.entities(text, mentions)
 	cfg.DisableWebPagePreview = true
 	cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, true
 	if markup != nil {
@@ -224,6 +245,58 @@ func (a *Adapter) keyboard(r bot.Reply) *tgbotapi.InlineKeyboardMarkup {
 		return nil
 	}
 	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// entities are a text as Telegram shows it and its entities: code blocks
+// and mentions.
+func (a *Adapter) entities(text string, mentions []string) (string, []tgbotapi.MessageEntity) {
+	plain, ents := codeBlocks(text)
+	ents = append(ents, a.mentionEntities(plain, mentions)...)
+	sort.SliceStable(ents, func(i, j int) bool { return ents[i].Offset < ents[j].Offset })
+	return plain, ents
+}
+
+// codeBlocks turns Markdown code fences (```…```), which Telegram would
+// show literally in a plain-text message, into pre entities.
+func codeBlocks(text string) (string, []tgbotapi.MessageEntity) {
+	var b strings.Builder
+	var ents []tgbotapi.MessageEntity
+	for {
+		i := strings.Index(text, "```")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i+3:], "```")
+		if j < 0 {
+			break
+		}
+		b.WriteString(text[:i])
+		code := strings.TrimPrefix(text[i+3:i+3+j], "\n")
+		if code != "" {
+			ents = append(ents, tgbotapi.MessageEntity{Type: "pre", Offset: utf16Len(b.String()), Length: utf16Len(code)})
+		}
+		b.WriteString(code)
+		text = text[i+3+j+3:]
+	}
+	b.WriteString(text)
+	return b.String(), ents
+}
+
+// htmlCode writes a text for Telegram's HTML parse mode, its code blocks
+// as <pre>.
+func htmlCode(text string) string {
+	plain, ents := codeBlocks(text)
+	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+	u := utf16.Encode([]rune(plain))
+	var b strings.Builder
+	at := 0
+	for _, e := range ents {
+		b.WriteString(esc.Replace(string(utf16.Decode(u[at:e.Offset]))))
+		b.WriteString("<pre>" + esc.Replace(string(utf16.Decode(u[e.Offset:e.Offset+e.Length]))) + "</pre>")
+		at = e.Offset + e.Length
+	}
+	b.WriteString(esc.Replace(string(utf16.Decode(u[at:]))))
+	return b.String()
 }
 
 // mentionEntities turn the names of mentioned users without a @username

@@ -224,7 +224,24 @@ func (s *sender) work(chat int64, q *chatQueue) {
 		s.mu.Unlock()
 		if !skip {
 			s.run(chat, q, j)
+			s.settle(chat, q)
 		}
+	}
+}
+
+// settle counts a finished call from its end: Telegram counts calls when
+// they arrive, which is somewhere before the answer, so spacing calls
+// from the end of the previous one keeps them apart however long the
+// way there took.
+func (s *sender) settle(chat int64, q *chatQueue) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.now()
+	if next := now.Add(s.lim.PerChat); next.After(q.next) {
+		q.next = next
+	}
+	if n := len(q.recent); chat < 0 && n > 0 {
+		q.recent[n-1] = now
 	}
 }
 
