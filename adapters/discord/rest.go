@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -25,6 +27,11 @@ type message struct {
 	Attachments     []attachment          `json:"attachments,omitempty"`
 	Flags           dg.MessageFlags       `json:"flags,omitempty"`
 	AllowedMentions *allowedMentions      `json:"allowed_mentions,omitempty"`
+	// Nonce with EnforceNonce makes Discord answer a repeated channel
+	// message (a retry whose first attempt did arrive) with the message
+	// it already made; follow-ups and edits take no nonce.
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 
 	file *bot.Image // uploaded as files[0]
 	// key names the message for a later Supersedes; private marks an
@@ -107,13 +114,20 @@ func body(payload any, file *bot.Image) (contentType string, b []byte, err error
 	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: file.ContentType(), Reader: bytes.NewReader(file.PNG)}})
 }
 
-// maxTries bounds the attempts of one REST call through rate limits.
-const maxTries = 5
+// maxTries bounds the attempts of one REST call through rate limits and
+// transient failures.
+const maxTries = 6
+
+// firstBackoff is the pause after the first transient failure; it doubles
+// with every further one.
+const firstBackoff = 200 * time.Millisecond
 
 // call sends one REST request through discordgo's rate limiter. A 429 is
 // never slept on inside discordgo (it would sleep past an interaction's
 // deadline); call waits retry_after itself only while ctx's deadline
-// allows, and gives up otherwise.
+// allows, and gives up otherwise. Transient failures — any 5xx, a dropped
+// or timed-out connection — are tried again the same way, with backoff:
+// discordgo itself retries only a 502, at once, and drops the rest.
 func (a *Adapter) call(ctx context.Context, what, method, endpoint string, payload any, file *bot.Image) ([]byte, error) {
 	var contentType string
 	var b []byte
@@ -123,9 +137,27 @@ func (a *Adapter) call(ctx context.Context, what, method, endpoint string, paylo
 			return nil, fmt.Errorf("%s: encode: %w", what, err)
 		}
 	}
+	arrived := false // an earlier attempt may have reached Discord
 	for try := 1; ; try++ {
 		resp, err := a.s.RequestRaw(method, endpoint, contentType, b, "", 0,
 			dg.WithRetryOnRatelimit(false), dg.WithContext(ctx))
+		if err != nil && arrived && alreadyDone(err) {
+			// The attempt whose answer was lost did arrive.
+			a.log.Info("discord: an earlier attempt had arrived", "call", what)
+			return resp, nil
+		}
+		if err != nil && transient(err) && ctx.Err() == nil {
+			wait := firstBackoff << (try - 1)
+			deadline, has := ctx.Deadline()
+			if try < maxTries && !(has && time.Now().Add(wait).After(deadline)) {
+				a.log.Warn("discord: call failed, retrying", "call", what, "err", safeErr(err, a.cfg.Token), "wait", wait)
+				arrived = true
+				if !sleepCtx(ctx, wait) {
+					return nil, ctx.Err()
+				}
+				continue
+			}
+		}
 		var rl *dg.RateLimitError
 		if !errors.As(err, &rl) {
 			if err != nil {
@@ -167,6 +199,57 @@ func (a *Adapter) logREST(what string, err error) {
 		err = fmt.Errorf("%s: %w", ue.Op, ue.Err)
 	}
 	a.log.Error("discord REST call failed", "call", what, "err", redact(err.Error(), a.cfg.Token))
+}
+
+// transient reports a failure worth another attempt: any 5xx (discordgo
+// gives up on a 502 after its own retries with a plain error), and a
+// connection that failed, dropped or timed out. Cancellation is not.
+func transient(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var re *dg.RESTError
+	if errors.As(err, &re) {
+		return re.Response.StatusCode >= 500
+	}
+	if strings.HasPrefix(err.Error(), "Exceeded Max retries HTTP 5") {
+		return true
+	}
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// alreadyDone is Discord's answer to a second response to one interaction
+// (40060, "already acknowledged"): the first one, whose answer was lost,
+// got there.
+func alreadyDone(err error) bool {
+	_, code := restCode(err)
+	return code == 40060
+}
+
+// safeErr is an error's text without URLs (webhook URLs hold tokens).
+func safeErr(err error, token string) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	var re *dg.RESTError
+	if errors.As(err, &re) {
+		return fmt.Sprintf("HTTP %d", re.Response.StatusCode)
+	}
+	return redact(err.Error(), token)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // restCode is Discord's JSON error code of a failed call (0 if none).
