@@ -95,6 +95,10 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 	}
 	a.mover, _ = h.(Mover)
 	a.box, _ = h.(Outbox)
+	// The queue exists from the start, so replies the bot posts before
+	// Run has connected (Send) wait in it.
+	a.out = newSender(cfg.Limits, cfg.Logger)
+	a.out.done = a.delivered
 	return a, nil
 }
 
@@ -184,12 +188,11 @@ func methodOf(path string) string {
 // or the webhook when one is configured) until ctx ends. Replies still
 // queued then get a few seconds to go out.
 func (a *Adapter) Run(ctx context.Context) error {
-	sendCtx, cancelSend := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelSend()
-	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: sendCtx}
-	a.out = newSender(sendCtx, a.cfg.Limits, a.log)
+	a.out.mu.Lock()
 	a.out.now, a.out.retryUnit = a.now, a.retryUnit
-	a.out.done = a.delivered
+	a.out.mu.Unlock()
+	defer a.handOver()
+	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: a.out.ctx}
 	if err := a.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped before Telegram could be reached
@@ -210,6 +213,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 			a.Send(r)
 		}
 	}
+	a.out.start()
 	a.workers = make([]chan tgbotapi.Update, 4)
 	var wg sync.WaitGroup
 	for i := range a.workers {
@@ -233,15 +237,22 @@ func (a *Adapter) Run(ctx context.Context) error {
 		close(ch)
 	}
 	wg.Wait()
-	if left := a.out.stop(a.grace); len(left) > 0 {
-		if a.box != nil {
-			a.box.Keep(platform, left)
-			a.log.Info("telegram: replies not yet sent are kept for the next start", "count", len(left))
-		} else {
-			a.log.Warn("telegram: some replies were not sent before shutdown", "count", len(left))
-		}
-	}
 	return err
+}
+
+// handOver stops sending, after a grace period for the queues to drain,
+// and hands the replies not yet sent to the outbox for the next start.
+func (a *Adapter) handOver() {
+	left := a.out.stop(a.grace)
+	if len(left) == 0 {
+		return
+	}
+	if a.box != nil {
+		a.box.Keep(platform, left)
+		a.log.Info("telegram: replies not yet sent are kept for the next start", "count", len(left))
+	} else {
+		a.log.Warn("telegram: some replies were not sent before shutdown", "count", len(left))
+	}
 }
 
 // delivered tells the outbox that a reply it holds went out or was

@@ -1,11 +1,16 @@
 package telegram
 
 import (
+	"context"
+	"io"
+	"log/slog"
 	"maps"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"topochess/bot"
 )
 
 // botMessages are the messages the bot really got into the chat (failed
@@ -143,5 +148,28 @@ func TestReplayHasNoMoveButton(t *testing.T) {
 		if r.Method == "editMessageReplyMarkup" && r.Params["message_id"] != itoa(board) {
 			t.Errorf("an edit of message %s, not the old board %d", r.Params["message_id"], board)
 		}
+	}
+}
+
+// The bot may post (a resumed game's computer move) before the adapter
+// has connected: the reply waits in the queue.
+func TestSendBeforeRun(t *testing.T) {
+	f := newFakeAPI(t)
+	a, err := New(Config{Token: f.token, APIEndpoint: f.endpoint(), PollTimeout: time.Second, Limits: fastLimits,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, &scriptHandler{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Send(bot.Reply{Channel: "telegram:-100123", Text: "g1 · 12... Qe7 · @alice, your move"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	got := f.waitSent("sendMessage", 0, 1)
+	if !strings.Contains(got[0].Params["text"], "Qe7") {
+		t.Errorf("sent %q", got[0].Params["text"])
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Error(err)
 	}
 }

@@ -31,13 +31,14 @@ type sender struct {
 	// the reply was refused for good.
 	done func(r *bot.Reply, err error)
 
-	mu     sync.Mutex
-	chats  map[int64]*chatQueue
-	global []time.Time
-	swept  time.Time
-	wg     sync.WaitGroup
-	ctx    context.Context
-	cancel context.CancelFunc
+	mu      sync.Mutex
+	chats   map[int64]*chatQueue
+	global  []time.Time
+	swept   time.Time
+	wg      sync.WaitGroup
+	started bool // calls are made only once the adapter is connected
+	ctx     context.Context
+	cancel  context.CancelFunc
 }
 
 type chatQueue struct {
@@ -87,8 +88,10 @@ const quietFor = 5
 // maxBackoff is the longest pause between two attempts, in retry units.
 const maxBackoff = 60
 
-func newSender(ctx context.Context, lim Limits, log *slog.Logger) *sender {
-	ctx, cancel := context.WithCancel(ctx)
+// newSender makes a queue that holds calls until start; its context is
+// that of the calls, cancelled by stop.
+func newSender(lim Limits, log *slog.Logger) *sender {
+	ctx, cancel := context.WithCancel(context.Background())
 	return &sender{
 		lim: lim, log: log, ctx: ctx, cancel: cancel,
 		now:       time.Now,
@@ -137,10 +140,24 @@ func (s *sender) enqueue(chat int64, j *job) {
 	case q.wake <- struct{}{}:
 	default:
 	}
-	if !q.busy {
+	if !q.busy && s.started {
 		q.busy = true
 		s.wg.Add(1)
 		go s.work(chat, q)
+	}
+}
+
+// start begins sending what is queued and what comes.
+func (s *sender) start() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.started = true
+	for chat, q := range s.chats {
+		if !q.busy && len(q.jobs) > 0 {
+			q.busy = true
+			s.wg.Add(1)
+			go s.work(chat, q)
+		}
 	}
 }
 
@@ -171,6 +188,11 @@ func (s *sender) sweep(now time.Time) {
 // stop lets the queues drain for up to grace, then stops sending and
 // returns the replies not yet delivered, in order per chat.
 func (s *sender) stop(grace time.Duration) []bot.Reply {
+	s.mu.Lock()
+	if !s.started {
+		grace = 0 // nothing could be sent: no point waiting
+	}
+	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
 	select {
