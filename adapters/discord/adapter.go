@@ -119,6 +119,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 		}()
 		a.log.Info("discord interactions endpoint listening", "addr", a.httpAddr.String())
 	}
+	a.resend()
 	close(a.ready)
 	<-ctx.Done()
 	if !a.cfg.NoGateway {

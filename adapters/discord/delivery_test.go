@@ -109,3 +109,84 @@ func TestFollowUpFallsBackToTheChannel(t *testing.T) {
 		t.Errorf("channel message %s", post.Raw)
 	}
 }
+
+// boxHandler is a bot with an outbox: it has one reply left from a
+// "last run" and records the deliveries reported.
+type boxHandler struct {
+	handlerFunc
+	mu        sync.Mutex
+	left      []bot.Reply
+	delivered map[string]error
+}
+
+func (h *boxHandler) Undelivered(platform string) []bot.Reply {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if platform != "discord" {
+		return nil
+	}
+	out := h.left
+	h.left = nil
+	return out
+}
+
+func (h *boxHandler) Delivered(r bot.Reply, refused error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.delivered[r.Outbox] = refused
+}
+
+func (h *boxHandler) report(id string) (error, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	err, ok := h.delivered[id]
+	return err, ok
+}
+
+func TestOutboxOnDiscord(t *testing.T) {
+	t.Parallel()
+	f := newFakeDiscord(t, testToken)
+	png := tinyPNG(t)
+	h := &boxHandler{delivered: map[string]error{}}
+	h.left = []bot.Reply{{Channel: "discord:901", Text: "g4 · 3. Nf3 · <@222>, your move", Image: &bot.Image{Name: "g4-5.png", PNG: png}, Outbox: "0000000000000007"}}
+	h.handlerFunc = func(c bot.Command) []bot.Reply {
+		return []bot.Reply{{Text: "g4 · 3... Nc6", Image: &bot.Image{Name: "g4-6.png", PNG: png}, Outbox: "0000000000000009"}}
+	}
+	// Refused for good: the bot may not post in that channel.
+	f.failIf = failFirst(func(r *request) bool { return strings.HasPrefix(r.Path, "/interactions/") },
+		&discordError{status: 403, code: 50013, message: "Missing Permissions"})
+	e := startOn(t, f, h, nil)
+
+	// Left from the last run: posted in its channel at start, reported.
+	post := e.f.waitFor("the reply left from the last run", func(r *request) bool { return r.Path == "/channels/901/messages" })
+	if len(post.Files) != 1 || !strings.Contains(jstr(post.JSON, "content"), "3. Nf3") {
+		t.Errorf("resent reply: %s", post.Raw)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if err, ok := h.report("0000000000000007"); ok {
+			if err != nil {
+				t.Errorf("delivery reported as refused: %v", err)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the delivery was not reported")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// A refusal is reported as one.
+	e.slash(alice, "move")
+	for {
+		if err, ok := h.report("0000000000000009"); ok {
+			if err == nil {
+				t.Error("a refused answer was reported as delivered")
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the refusal was not reported")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -178,6 +178,7 @@ func (a *Adapter) answerNow(ctx context.Context, b *batch, r responder) func() {
 		a.sent.put(first.key, a.originalRef(b, first))
 	}
 	err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseChannelMessageWithSource, Data: first}, first.file)
+	a.report(first, err)
 	if err != nil {
 		if first.key != "" {
 			a.sent.take(first.key)
@@ -252,6 +253,7 @@ func (a *Adapter) followUp(ctx context.Context, b *batch, m *message) {
 		a.channelMessage(b.i.ChannelID, m)
 		return
 	}
+	a.report(m, err)
 	if err != nil {
 		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
 			text := apology(code)
@@ -277,6 +279,7 @@ func (a *Adapter) channelMessage(channel string, m *message) {
 	cm.Flags = 0
 	cm.Nonce, cm.EnforceNonce = newNonce(), true
 	out, err := a.call(ctx, "channel message", http.MethodPost, dg.EndpointChannelMessages(channel), &cm, m.file)
+	a.report(m, err)
 	if err == nil && m.key != "" {
 		a.sent.put(m.key, sentRef{channelID: channel, messageID: decodeSent(out).ID, at: time.Now()})
 	}
@@ -302,6 +305,7 @@ func (a *Adapter) editOriginal(b *batch, m *message) {
 	edit := *m
 	edit.Flags = 0 // flags cannot change on an edit
 	out, err := a.call(ctx, "edit original", http.MethodPatch, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), &edit, m.file)
+	a.report(m, err)
 	if err != nil {
 		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
 			text := apology(code)

@@ -34,6 +34,7 @@ type message struct {
 	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 
 	file *bot.Image // uploaded as files[0]
+	box  string     // the outbox id of the reply this message completes
 	// key names the message for a later Supersedes; private marks an
 	// ephemeral one (only editable through its interaction token).
 	key     string
@@ -89,7 +90,7 @@ func (a *Adapter) messages(r bot.Reply) []*message {
 	if len(r.Buttons) > 0 {
 		last.Components = a.components(r.Buttons)
 	}
-	last.key = r.Key
+	last.key, last.box = r.Key, r.Outbox
 	if *last.Content == "" && last.file == nil && len(last.Components) == 0 {
 		empty := "…"
 		last.Content = &empty
