@@ -602,6 +602,7 @@ func (s *Service) cmdGames(c *call) []Reply {
 			fmt.Fprintf(&b, "\n• %s, %d move(s), %s", describe(rec, c.User.ID), len(rec.Moves), turn)
 		}
 	}
+	b.WriteString(s.refusedNote(c))
 	for _, ch := range chals {
 		switch {
 		case ch.From.ID == c.User.ID:

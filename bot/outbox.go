@@ -2,6 +2,7 @@ package bot
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -165,9 +166,30 @@ func (s *Service) keepPosted(r *Reply) {
 		return
 	}
 	o := &storage.Outgoing{Channel: r.Channel, Reply: data}
-	if err := s.store.PutOutgoing(time.Now(), o); err != nil {
+	if err := s.store.PutOutgoing(s.now(), o); err != nil {
 		s.log.Error("outbox: keep posted reply", "channel", r.Channel, "err", err)
 		return
 	}
 	r.Outbox = o.ID
+}
+
+// refusedNote tells /games about the replies the platform refused in the
+// channel in the last day (the bot blocked, the chat gone): the game may
+// be waiting for a prompt nobody saw.
+func (s *Service) refusedNote(c *call) string {
+	ref, err := s.store.RefusedOutgoing(c.Channel)
+	if err != nil {
+		s.log.Error("outbox: refused deliveries", "channel", c.Channel, "err", err)
+		return ""
+	}
+	n, last := 0, ""
+	for _, o := range ref {
+		if c.Time.Sub(o.Created) < 24*time.Hour {
+			n, last = n+1, o.Refused
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n⚠ %d of my messages here were refused by the platform in the last day (last: %s). /board shows a game's position.", n, last)
 }
