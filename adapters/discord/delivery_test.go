@@ -190,3 +190,21 @@ func TestOutboxOnDiscord(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestPGNIsAFile(t *testing.T) {
+	t.Parallel()
+	pgn := "[Event \"Casual game\"]\n\n1. f3 e5 *\n"
+	e := start(t, handlerFunc(func(bot.Command) []bot.Reply {
+		return []bot.Reply{{Text: "PGN of g1:\n```\n" + pgn + "```", File: &bot.File{Name: "g1.pgn", Type: "application/x-chess-pgn", Data: []byte(pgn)}}}
+	}), nil)
+	msg, req := e.answer(e.slash(alice, "pgn"))
+	if len(req.Files) != 1 || req.Files[0].Name != "g1.pgn" || string(req.Files[0].Data) != pgn || strings.HasPrefix(req.Files[0].ContentType, "image/") {
+		t.Errorf("files %+v", req.Files)
+	}
+	if c := jstr(msg, "content"); !strings.Contains(c, "```\n[Event") {
+		t.Errorf("content %q: the PGN in a code block", c)
+	}
+	if jstr(msg, "attachments", 0, "filename") != "g1.pgn" {
+		t.Errorf("attachments: %s", req.Raw)
+	}
+}

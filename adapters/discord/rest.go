@@ -86,6 +86,10 @@ func (a *Adapter) messages(r bot.Reply) []*message {
 		}
 		last.file = r.Image
 		last.Attachments = []attachment{{ID: 0, Filename: name, Description: truncate(r.Image.Alt, maxDescription)}}
+	} else if r.File != nil && len(r.File.Data) > 0 && !strings.ContainsAny(r.File.Name, "/\\\"") {
+		// A document (a game's PGN) rides in the same upload slot.
+		last.file = &bot.Image{Name: r.File.Name, PNG: r.File.Data}
+		last.Attachments = []attachment{{ID: 0, Filename: r.File.Name}}
 	}
 	if len(r.Buttons) > 0 {
 		last.Components = a.components(r.Buttons)
@@ -112,7 +116,11 @@ func body(payload any, file *bot.Image) (contentType string, b []byte, err error
 			name = m.Attachments[0].Filename
 		}
 	}
-	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: file.ContentType(), Reader: bytes.NewReader(file.PNG)}})
+	ct := file.ContentType()
+	if lower := strings.ToLower(name); !strings.HasSuffix(lower, ".png") && !strings.HasSuffix(lower, ".gif") {
+		ct = "text/plain; charset=utf-8" // a document: Discord shows its text
+	}
+	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: ct, Reader: bytes.NewReader(file.PNG)}})
 }
 
 // maxTries bounds the attempts of one REST call through rate limits and
