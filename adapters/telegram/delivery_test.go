@@ -5,10 +5,14 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"topochess/bot"
 )
@@ -171,5 +175,61 @@ func TestSendBeforeRun(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Error(err)
+	}
+}
+
+// What is transient, through the real HTTP client: a timeout, a refused
+// connection, an error page; and what is a refusal.
+func TestRetryClassification(t *testing.T) {
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+	}))
+	defer slow.Close()
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(503)
+		io.WriteString(w, "<html>503</html>")
+	}))
+	defer page.Close()
+	closed := httptest.NewServer(http.NotFoundHandler())
+	closed.Close()
+	c := &ctxClient{c: &http.Client{Timeout: 50 * time.Millisecond}, poll: context.Background(), sendCtxt: context.Background()}
+	do := func(url string) error {
+		req, _ := http.NewRequest("POST", url+"/bot"+testToken+"/sendPhoto", nil)
+		resp, err := c.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	unit := time.Second
+	for _, tc := range []struct {
+		name  string
+		err   error
+		retry bool
+		wait  time.Duration
+	}{
+		{"timeout", do(slow.URL), true, unit},
+		{"refused connection", do(closed.URL), true, unit},
+		{"HTML error page", do(page.URL), true, unit},
+		{"JSON 500", &tgbotapi.Error{Code: 500, Message: "Internal Server Error"}, true, unit},
+		{"429 upload", &tgbotapi.Error{ResponseParameters: tgbotapi.ResponseParameters{RetryAfter: 7}}, true, 7 * unit},
+		{"403 blocked", &tgbotapi.Error{Code: 403, Message: "Forbidden: bot was blocked by the user"}, false, 0},
+		{"400 chat not found", &tgbotapi.Error{Code: 400, Message: "Bad Request: chat not found"}, false, 0},
+	} {
+		if tc.err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		if strings.Contains(tc.err.Error(), testToken) {
+			t.Errorf("%s: the token is in the error: %v", tc.name, tc.err)
+		}
+		wait, retry := retryDelay(tc.err, unit, 1)
+		if retry != tc.retry || wait != tc.wait {
+			t.Errorf("%s (%v): retry %v after %v, want %v after %v", tc.name, tc.err, retry, wait, tc.retry, tc.wait)
+		}
+	}
+	if w, _ := retryDelay(do(page.URL), unit, 4); w != 8*unit {
+		t.Errorf("fourth try waits %v, want 8 s", w)
 	}
 }
