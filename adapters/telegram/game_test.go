@@ -273,4 +273,19 @@ func TestGameTapToMove(t *testing.T) {
 			t.Errorf("callback %s answered %d times", id, n)
 		}
 	}
+
+	// No edit sets the keyboard a message already has ("message is not
+	// modified" spends the chat's budget on nothing).
+	time.Sleep(100 * time.Millisecond)
+	shows := map[string]string{}
+	for _, r := range f.requests() {
+		if r.Method != "editMessageReplyMarkup" {
+			continue
+		}
+		id, kb := r.Params["message_id"], r.Params["reply_markup"]
+		if old, ok := shows[id]; ok && old == kb {
+			t.Errorf("message %s edited twice to %s", id, kb)
+		}
+		shows[id] = kb
+	}
 }

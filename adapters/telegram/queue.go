@@ -349,7 +349,9 @@ func (s *sender) run(chat int64, q *chatQueue, j *job) {
 	case j.tries >= maxTries:
 		s.log.Error("telegram: call failed, giving up until the next start", "method", j.method, "chat", chat, "err", err, "tries", j.tries)
 		if j.reply != nil {
+			s.mu.Lock()
 			j.reply.done = true // left in the outbox
+			s.mu.Unlock()
 		}
 	default:
 		s.log.Warn("telegram: call failed, will retry", "method", j.method, "chat", chat, "wait", wait, "err", err)
