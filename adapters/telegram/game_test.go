@@ -29,12 +29,17 @@ func newServiceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return serviceOn(st), st
+}
+
+// serviceOn is the bot the tests play with, on an open store.
+func serviceOn(st *storage.Store) *bot.Service {
 	return bot.New(st, bot.Config{
 		Limits:  bot.Limits{CommandsPer10s: 1000},
 		Painter: &render.Renderer{Long: 96},
 		Coin:    func() bool { return true },
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}), st
+	})
 }
 
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
