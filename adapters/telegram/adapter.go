@@ -185,8 +185,9 @@ func methodOf(path string) string {
 }
 
 // Run connects, registers the commands and serves updates (long polling,
-// or the webhook when one is configured) until ctx ends. Replies still
-// queued then get a few seconds to go out.
+// or the webhook when one is configured) until ctx ends. Replies left
+// by the last run are sent first; replies still queued at the end get a
+// moment (grace) to go out, and the rest is handed to the outbox.
 func (a *Adapter) Run(ctx context.Context) error {
 	a.out.mu.Lock()
 	a.out.now, a.out.retryUnit = a.now, a.retryUnit
