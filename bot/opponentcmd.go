@@ -170,19 +170,21 @@ func (s *Service) botTakeback(c *call, rec *storage.Game, g *engine.Game, side e
 	supersede := offersOf(rec)
 	rec.Moves = slices.Clone(g.Moves)
 	rec.Result, rec.Reason, rec.DrawOffer, rec.TakebackOffer = string(g.Result), string(g.Reason), "", ""
+	what := "your last move is taken back (the computer had not answered yet)."
+	if n == 2 {
+		what = "your last move and the computer's answer are taken back."
+	}
+	caption := fmt.Sprintf("%s · Takeback: %s", rec.ID, what)
+	box := s.stateOut(rec, caption)
 	// Saving cancels the computer's search if it was thinking (botSaved).
-	if err := s.save(c, rec, g); err != nil {
+	if err := s.save(c, rec, g, box); err != nil {
 		return s.internal(c, err)
 	}
 	pos := g.Position().Clone()
 	unlock()
 	s.log.Info("takeback", "game", rec.ID, "plies", n, "against", BotID)
-	what := "your last move is taken back (the computer had not answered yet)."
-	if n == 2 {
-		what = "your last move and the computer's answer are taken back."
-	}
-	r := s.stateReply(c, rec, pos, fmt.Sprintf("%s · Takeback: %s", rec.ID, what))
-	r.Supersedes = supersede
+	r := s.stateReply(c, rec, pos, caption)
+	r.Supersedes, r.Outbox = supersede, outboxID(box)
 	return []Reply{r}
 }
 
