@@ -68,8 +68,10 @@ func (s *Service) game(rec *storage.Game) (*engine.Game, error) {
 
 // save stores a changed game and keeps the cache in step: the engine
 // game was changed in place, so on failure its entry must go.
-func (s *Service) save(c *call, rec *storage.Game, g *engine.Game) error {
-	if err := s.store.SaveGame(rec, c.EventID, c.Time); err != nil {
+// The outbox records of the replies reporting the change are written with
+// it.
+func (s *Service) save(c *call, rec *storage.Game, g *engine.Game, out ...*storage.Outgoing) error {
+	if err := s.store.SaveGame(rec, c.EventID, c.Time, out...); err != nil {
 		s.cache.drop(rec.ID)
 		return err
 	}

@@ -286,7 +286,8 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	if err != nil {
 		return s.internal(c, err)
 	}
-	if err := s.store.AcceptChallenge(ch.ID, rec, c.EventID, c.Time, s.caps()); err != nil {
+	box := s.stateOut(rec, fmt.Sprintf("Game {game} begins: %s. %s (White) vs %s (Black).", v.Name, rec.White.Name, rec.Black.Name))
+	if err := s.store.AcceptChallenge(ch.ID, rec, c.EventID, c.Time, s.caps(), box); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return s.fail(c, "Too late: challenge %s was already accepted or withdrawn.", ch.ID)
 		}
@@ -300,6 +301,7 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	r := s.stateReply(c, rec, v.StartPosition(), caption)
 	r.Key = "game:" + rec.ID
 	r.Supersedes = []string{"challenge:" + ch.ID}
+	r.Outbox = outboxID(box)
 	return []Reply{r}
 }
 

@@ -70,12 +70,22 @@ type Image struct {
 	Game        string
 }
 
+// File is a document attached to a reply.
+type File struct {
+	Name string // e.g. "g1.pgn"
+	Type string // MIME type
+	Data []byte
+}
+
 // Reply is one message the bot sends.
 type Reply struct {
 	// Channel is where to send it (usually the command's channel).
 	Channel string
 	Text    string
 	Image   *Image
+	// File is a document sent with the text where the platform can (a
+	// game's PGN); platforms without documents show the text alone.
+	File    *File
 	Buttons []Button
 	// Mentions are user IDs to notify (the player to move).
 	Mentions []string
@@ -88,6 +98,10 @@ type Reply struct {
 	// names this message so a later reply can supersede it.
 	Key        string
 	Supersedes []string
+	// Outbox is the id of the reply's record in the outbox (bot/outbox.go):
+	// the adapter reports its delivery with Service.Delivered. Empty: the
+	// reply is not kept.
+	Outbox string
 }
 
 // Handler answers commands. bot.Service implements it; adapters depend

@@ -291,7 +291,9 @@ func (s *Service) cmdMove(c *call) []Reply {
 	rec.Result, rec.Reason = string(g.Result), string(g.Reason)
 	rec.DrawOffer, rec.TakebackOffer = "", ""
 	clockMoved(rec, g.Position(), c.Time)
-	if err := s.save(c, rec, g); err != nil {
+	caption := moveCaption(rec.ID, num, black, san, story, pos, rec.Active())
+	box := s.stateOut(rec, caption)
+	if err := s.save(c, rec, g, box); err != nil {
 		unlock()
 		return s.internal(c, err)
 	}
@@ -300,9 +302,8 @@ func (s *Service) cmdMove(c *call) []Reply {
 	pos = pos.Clone()
 	unlock()
 	s.log.Info("move", "game", rec.ID, "user", c.User.ID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	caption := moveCaption(rec.ID, num, black, san, story, pos, rec.Active())
 	r := s.stateReply(c, rec, pos, caption)
-	r.Supersedes = offers
+	r.Supersedes, r.Outbox = offers, outboxID(box)
 	s.botTurn(rec)
 	return []Reply{r}
 }
@@ -446,7 +447,8 @@ func (s *Service) cmdResign(c *call) []Reply {
 	g.Resign(side)
 	offer := rec.DrawOffer
 	rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-	if err := s.save(c, rec, g); err != nil {
+	box := s.stateOut(rec, rec.ID+" ·")
+	if err := s.save(c, rec, g, box); err != nil {
 		unlock()
 		return s.internal(c, err)
 	}
@@ -454,6 +456,7 @@ func (s *Service) cmdResign(c *call) []Reply {
 	unlock()
 	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
 	r := s.stateReply(c, rec, pos, rec.ID+" ·")
+	r.Outbox = outboxID(box)
 	if offer != "" {
 		r.Supersedes = []string{"draw:" + rec.ID}
 	}
@@ -525,12 +528,14 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 		}
 		g.AgreeDraw()
 		rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-		if err := s.save(c, rec, g); err != nil {
+		box := s.stateOut(rec, rec.ID+" ·")
+		if err := s.save(c, rec, g, box); err != nil {
 			return s.internal(c, err)
 		}
 		pos := g.Position().Clone()
 		unlock()
 		r := s.stateReply(c, rec, pos, rec.ID+" ·")
+		r.Outbox = outboxID(box)
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}
 	default: // decline
@@ -578,6 +583,7 @@ func (s *Service) cmdGames(c *call) []Reply {
 			fmt.Fprintf(&b, "\n• %s, %d move(s), %s", describe(rec, c.User.ID), len(rec.Moves), turn)
 		}
 	}
+	b.WriteString(s.refusedNote(c))
 	for _, ch := range chals {
 		switch {
 		case ch.From.ID == c.User.ID:

@@ -362,7 +362,9 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 	rec.Result, rec.Reason = string(g.Result), string(g.Reason)
 	rec.DrawOffer, rec.TakebackOffer = "", ""
 	clockMoved(rec, g.Position(), c.Time)
-	if err := s.save(c, rec, g); err != nil {
+	caption := moveCaption(rec.ID, num, black, san, story, g.Position(), rec.Active())
+	box := s.stateOut(rec, caption)
+	if err := s.save(c, rec, g, box); err != nil {
 		if errors.Is(err, storage.ErrConflict) {
 			s.log.Info("bot: game changed while thinking; move dropped", "game", rec.ID)
 		} else {
@@ -373,8 +375,8 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 	after := g.Position().Clone()
 	unlock()
 	s.log.Info("move", "game", rec.ID, "user", BotID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	caption := moveCaption(rec.ID, num, black, san, story, after, rec.Active())
 	r := s.stateReply(c, rec, after, caption)
+	r.Outbox = outboxID(box)
 	if !rec.Active() {
 		human, _ := humanOf(rec)
 		r.Text += fmt.Sprintf(" Good game, %s!", mention(human))
@@ -408,6 +410,7 @@ const heldLimit = 256
 // adapters are up).
 func (s *Service) post(r Reply) {
 	platform, _, _ := strings.Cut(r.Channel, ":")
+	s.keepPosted(&r)
 	s.notify.mu.Lock()
 	send := s.notify.m[platform]
 	if send == nil {

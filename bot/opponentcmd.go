@@ -110,7 +110,8 @@ func (s *Service) challengeBot(c *call) []Reply {
 	if color == "black" || color == "random" && !s.coin() {
 		rec.White, rec.Black = rec.Black, rec.White
 	}
-	if err := s.store.CreateGameCapped(rec, s.caps(), c.EventID, c.Time); err != nil {
+	box := s.stateOut(rec, fmt.Sprintf("Game {game} begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", v.Name, level, rec.White.Name, rec.Black.Name))
+	if err := s.store.CreateGameCapped(rec, s.caps(), c.EventID, c.Time, box); err != nil {
 		if out := s.limitFail(c, err); out != nil {
 			return out
 		}
@@ -119,7 +120,7 @@ func (s *Service) challengeBot(c *call) []Reply {
 	s.log.Info("game started", "game", rec.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant, "bot_level", level)
 	caption := fmt.Sprintf("Game %s begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", rec.ID, v.Name, level, rec.White.Name, rec.Black.Name)
 	r := s.stateReply(c, rec, v.StartPosition(), caption)
-	r.Key = "game:" + rec.ID
+	r.Key, r.Outbox = "game:"+rec.ID, outboxID(box)
 	// Queued after the reply is drawn, so the bot's first move does not
 	// overtake it.
 	s.botTurn(rec)
@@ -167,19 +168,21 @@ func (s *Service) botTakeback(c *call, rec *storage.Game, g *engine.Game, side e
 	supersede := offersOf(rec)
 	rec.Moves = slices.Clone(g.Moves)
 	rec.Result, rec.Reason, rec.DrawOffer, rec.TakebackOffer = string(g.Result), string(g.Reason), "", ""
+	what := "your last move is taken back (the computer had not answered yet)."
+	if n == 2 {
+		what = "your last move and the computer's answer are taken back."
+	}
+	caption := fmt.Sprintf("%s · Takeback: %s", rec.ID, what)
+	box := s.stateOut(rec, caption)
 	// Saving cancels the computer's search if it was thinking (botSaved).
-	if err := s.save(c, rec, g); err != nil {
+	if err := s.save(c, rec, g, box); err != nil {
 		return s.internal(c, err)
 	}
 	pos := g.Position().Clone()
 	unlock()
 	s.log.Info("takeback", "game", rec.ID, "plies", n, "against", BotID)
-	what := "your last move is taken back (the computer had not answered yet)."
-	if n == 2 {
-		what = "your last move and the computer's answer are taken back."
-	}
-	r := s.stateReply(c, rec, pos, fmt.Sprintf("%s · Takeback: %s", rec.ID, what))
-	r.Supersedes = supersede
+	r := s.stateReply(c, rec, pos, caption)
+	r.Supersedes, r.Outbox = supersede, outboxID(box)
 	return []Reply{r}
 }
 

@@ -96,18 +96,20 @@ func (s *Service) cmdTakeback(c *call) []Reply {
 			clk.Restart(c.Time)
 			storeClock(rec, clk, g.Position().Side)
 		}
-		if err := s.save(c, rec, g); err != nil {
+		what := "the last move is"
+		if n > 1 {
+			what = fmt.Sprintf("the last %d moves are", n)
+		}
+		caption := fmt.Sprintf("%s · %s allows the takeback: %s taken back.", rec.ID, me.Name, what)
+		box := s.stateOut(rec, caption)
+		if err := s.save(c, rec, g, box); err != nil {
 			return s.internal(c, err)
 		}
 		pos := g.Position().Clone()
 		unlock()
 		s.log.Info("takeback", "game", rec.ID, "plies", n)
-		what := "the last move is"
-		if n > 1 {
-			what = fmt.Sprintf("the last %d moves are", n)
-		}
-		r := s.stateReply(c, rec, pos, fmt.Sprintf("%s · %s allows the takeback: %s taken back.", rec.ID, me.Name, what))
-		r.Supersedes = supersede
+		r := s.stateReply(c, rec, pos, caption)
+		r.Supersedes, r.Outbox = supersede, outboxID(box)
 		return []Reply{r}
 	default: // decline
 		if !askedByOther {
@@ -238,6 +240,8 @@ func (s *Service) cmdPGN(c *call) []Reply {
 	}
 	flush()
 	out[0].Text = fmt.Sprintf("PGN of %s:\n", rec.ID) + out[0].Text
+	// The file is what PGN readers open; the text shows it in the chat.
+	out[0].File = &File{Name: rec.ID + ".pgn", Type: "application/x-chess-pgn", Data: []byte(text)}
 	return out
 }
 

@@ -122,6 +122,7 @@ type Service struct {
 	rate      *rateLimiter
 	cache     *gameCache
 	notify    senders // where RunClock and the bot opponent post
+	boxes     outboxPlatforms
 	ai        *opponent
 }
 

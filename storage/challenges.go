@@ -123,8 +123,9 @@ func (s *Store) DeleteChallenge(id, eventID string, now time.Time) error {
 
 // AcceptChallenge turns a challenge into a game in one transaction, so of
 // two users accepting an open challenge at once exactly one gets it. It
-// fails with a LimitError when either player is at the cap of games.
-func (s *Store) AcceptChallenge(id string, g *Game, eventID string, now time.Time, caps Caps) error {
+// fails with a LimitError when either player is at the cap of games. The
+// outbox records of the game's announcement are written with it.
+func (s *Store) AcceptChallenge(id string, g *Game, eventID string, now time.Time, caps Caps, out ...*Outgoing) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
 			return err
@@ -139,7 +140,10 @@ func (s *Store) AcceptChallenge(id string, g *Game, eventID string, now time.Tim
 		if err := deleteChallenge(tx, c); err != nil {
 			return err
 		}
-		return createGame(tx, g, now)
+		if err := createGame(tx, g, now); err != nil {
+			return err
+		}
+		return putOutgoing(tx, out, g.ID, now)
 	})
 }
 

@@ -125,14 +125,15 @@ func nextGameID(tx *bolt.Tx) (string, error) {
 	return "g" + strconv.FormatUint(n, 10), nil
 }
 
-// CreateGame stores a new game, giving it an id and revision 1.
-func (s *Store) CreateGame(g *Game, eventID string, now time.Time) error {
-	return s.CreateGameCapped(g, Caps{}, eventID, now)
+// CreateGame stores a new game, giving it an id and revision 1, and the
+// outbox records of its announcement (outbox.go).
+func (s *Store) CreateGame(g *Game, eventID string, now time.Time, out ...*Outgoing) error {
+	return s.CreateGameCapped(g, Caps{}, eventID, now, out...)
 }
 
 // CreateGameCapped is CreateGame failing with a LimitError, and writing
 // nothing, when a player is at the cap of active games.
-func (s *Store) CreateGameCapped(g *Game, caps Caps, eventID string, now time.Time) error {
+func (s *Store) CreateGameCapped(g *Game, caps Caps, eventID string, now time.Time, out ...*Outgoing) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
 			return err
@@ -140,7 +141,10 @@ func (s *Store) CreateGameCapped(g *Game, caps Caps, eventID string, now time.Ti
 		if err := caps.checkGames(tx, g.White, g.Black); err != nil {
 			return err
 		}
-		return createGame(tx, g, now)
+		if err := createGame(tx, g, now); err != nil {
+			return err
+		}
+		return putOutgoing(tx, out, g.ID, now)
 	})
 }
 
@@ -157,9 +161,10 @@ func createGame(tx *bolt.Tx, g *Game, now time.Time) error {
 	return putGame(tx, g)
 }
 
-// SaveGame writes a changed game. It fails with ErrConflict unless the
+// SaveGame writes a changed game, and the outbox records of the replies
+// that report the change (outbox.go). It fails with ErrConflict unless the
 // stored revision is the one g was loaded at; on success g.Rev is bumped.
-func (s *Store) SaveGame(g *Game, eventID string, now time.Time) error {
+func (s *Store) SaveGame(g *Game, eventID string, now time.Time, out ...*Outgoing) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		if err := markEvent(tx, eventID, now); err != nil {
 			return err
@@ -177,7 +182,10 @@ func (s *Store) SaveGame(g *Game, eventID string, now time.Time) error {
 		if !ng.Active() && ng.Ended.IsZero() {
 			ng.Ended = now
 		}
-		return putGame(tx, &ng)
+		if err := putGame(tx, &ng); err != nil {
+			return err
+		}
+		return putOutgoing(tx, out, g.ID, now)
 	})
 	if err == nil {
 		g.Rev++

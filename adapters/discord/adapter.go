@@ -116,6 +116,7 @@ func (a *Adapter) runGateway(ctx context.Context) error {
 	if err := a.retry(ctx, "open gateway", func(context.Context) error { return a.s.Open() }); err != nil {
 		return err
 	}
+	a.resend()
 	close(a.ready)
 	<-ctx.Done()
 	// discordgo's heartbeat goroutine may fail on the closed socket

@@ -39,6 +39,14 @@ type fakeDiscord struct {
 	// refuseResume answers resumes with an invalid session (op 9), so the
 	// client must identify again.
 	refuseResume bool
+	// acked are the interactions answered; a second answer is refused
+	// as Discord does (40060).
+	acked map[string]bool
+	// nonces are the channel messages made with enforce_nonce, by nonce.
+	nonces map[string]string
+	// made counts the messages the fake really created (posts that were
+	// answered, or carried out before a cut).
+	made int
 }
 
 type request struct {
@@ -67,6 +75,10 @@ type rateLimit struct {
 type discordError struct {
 	status, code int
 	message      string
+	html         string // an error page instead of Discord's JSON
+	// arrived: the request is carried out, then the connection is cut
+	// before the answer (status 0).
+	arrived bool
 }
 
 func newFakeDiscord(t *testing.T, token string) *fakeDiscord {
@@ -127,12 +139,21 @@ func (f *fakeDiscord) serveREST(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	var cut *discordError
 	if f.failIf != nil {
-		if e := f.failIf(req); e != nil {
+		if e := f.failIf(req); e != nil && e.arrived {
+			cut = e
+		} else if e != nil {
 			f.mu.Unlock()
 			if e.status == 0 { // a connection cut without an answer
 				conn, _, _ := w.(http.Hijacker).Hijack()
 				conn.Close()
+				return
+			}
+			if e.html != "" {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(e.status)
+				io.WriteString(w, e.html)
 				return
 			}
 			w.Header().Set("Content-Type", "application/json")
@@ -142,7 +163,41 @@ func (f *fakeDiscord) serveREST(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	id := f.id()
+	parts := strings.Split(strings.Trim(req.Path, "/"), "/")
+	if r.Method == http.MethodPost && parts[0] == "interactions" {
+		if f.acked == nil {
+			f.acked = map[string]bool{}
+		}
+		if f.acked[parts[1]] {
+			f.mu.Unlock()
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			io.WriteString(w, `{"message":"Interaction has already been acknowledged.","code":40060}`)
+			return
+		}
+		f.acked[parts[1]] = true
+	}
+	if r.Method == http.MethodPost && (parts[0] == "channels" || parts[0] == "webhooks" || parts[0] == "interactions") {
+		if nonce, _ := req.JSON["nonce"].(string); nonce != "" && req.JSON["enforce_nonce"] == true {
+			if f.nonces == nil {
+				f.nonces = map[string]string{}
+			}
+			if old, ok := f.nonces[nonce]; ok {
+				id = old // the message made by the first attempt
+			} else {
+				f.nonces[nonce] = id
+				f.made++
+			}
+		} else {
+			f.made++
+		}
+	}
 	f.mu.Unlock()
+	if cut != nil {
+		conn, _, _ := w.(http.Hijacker).Hijack()
+		conn.Close()
+		return
+	}
 
 	needsBot := !strings.HasPrefix(req.Path, "/webhooks/") && !strings.HasPrefix(req.Path, "/interactions/")
 	if needsBot && req.Auth != "Bot "+f.token {
@@ -150,7 +205,6 @@ func (f *fakeDiscord) serveREST(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	parts := strings.Split(strings.Trim(req.Path, "/"), "/")
 	switch {
 	case r.Method == http.MethodGet && req.Path == "/gateway":
 		fmt.Fprintf(w, `{"url":"ws://%s/gateway"}`, f.srv.Listener.Addr())

@@ -88,7 +88,7 @@ func TestRefusedAnswerGetsAnApology(t *testing.T) {
 	// Discord refuses anything with a file: the user still hears why.
 	f.failIf = func(r *request) *discordError {
 		if len(r.Files) > 0 {
-			return &discordError{413, 40005, "Request entity too large"}
+			return &discordError{status: 413, code: 40005, message: "Request entity too large"}
 		}
 		return nil
 	}

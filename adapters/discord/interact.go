@@ -2,6 +2,8 @@ package discord
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"runtime/debug"
@@ -176,6 +178,7 @@ func (a *Adapter) answerNow(ctx context.Context, b *batch, r responder) func() {
 		a.sent.put(first.key, a.originalRef(b, first))
 	}
 	err := r.respond(ctx, &interactionResponse{Type: dg.InteractionResponseChannelMessageWithSource, Data: first}, first.file)
+	a.report(first, err)
 	if err != nil {
 		if first.key != "" {
 			a.sent.take(first.key)
@@ -222,11 +225,7 @@ func (a *Adapter) finish(b *batch, rest []*message) {
 		a.followUp(ctx, b, m)
 	}
 	for _, am := range b.away {
-		out, err := a.call(ctx, "channel message", http.MethodPost, dg.EndpointChannelMessages(am.channel), am.m, am.m.file)
-		if err == nil && am.m.key != "" {
-			sm := decodeSent(out)
-			a.sent.put(am.m.key, sentRef{channelID: am.channel, messageID: sm.ID, at: time.Now()})
-		}
+		a.channelMessage(am.channel, am.m)
 	}
 	for _, ref := range b.stale {
 		a.clearButtons(ctx, ref)
@@ -241,8 +240,20 @@ func (a *Adapter) appID(i *dg.Interaction) string {
 }
 
 func (a *Adapter) followUp(ctx context.Context, b *batch, m *message) {
+	if time.Since(b.received) > tokenLifetime-time.Minute && !m.private {
+		// Too late for the interaction's token: a channel message instead.
+		a.channelMessage(b.i.ChannelID, m)
+		return
+	}
 	url := dg.EndpointFollowupMessage(a.appID(b.i), b.i.Token) + "?wait=true"
 	out, err := a.call(ctx, "follow-up", http.MethodPost, url, m, m.file)
+	if err != nil && !m.private && (transient(err) || tokenGone(err)) {
+		// The interaction cannot carry it (its token expired, or Discord
+		// kept failing): what matters to the channel goes as a message.
+		a.channelMessage(b.i.ChannelID, m)
+		return
+	}
+	a.report(m, err)
 	if err != nil {
 		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
 			text := apology(code)
@@ -256,12 +267,45 @@ func (a *Adapter) followUp(ctx context.Context, b *batch, m *message) {
 	}
 }
 
+// channelMessage posts a message in a channel, with a nonce so that a
+// retry whose first attempt arrived makes no second message.
+func (a *Adapter) channelMessage(channel string, m *message) {
+	if channel == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cm := *m
+	cm.Flags = 0
+	cm.Nonce, cm.EnforceNonce = newNonce(), true
+	out, err := a.call(ctx, "channel message", http.MethodPost, dg.EndpointChannelMessages(channel), &cm, m.file)
+	a.report(m, err)
+	if err == nil && m.key != "" {
+		a.sent.put(m.key, sentRef{channelID: channel, messageID: decodeSent(out).ID, at: time.Now()})
+	}
+}
+
+// tokenGone is Discord's answer to a follow-up through an expired
+// interaction token (50027 invalid webhook token, 10015 unknown webhook).
+func tokenGone(err error) bool {
+	_, code := restCode(err)
+	return code == 50027 || code == 10015
+}
+
+// newNonce is a channel message's nonce (Discord allows 25 characters).
+func newNonce() string {
+	var b [10]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
 func (a *Adapter) editOriginal(b *batch, m *message) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	edit := *m
 	edit.Flags = 0 // flags cannot change on an edit
 	out, err := a.call(ctx, "edit original", http.MethodPatch, dg.EndpointInteractionResponseActions(a.appID(b.i), b.i.Token), &edit, m.file)
+	a.report(m, err)
 	if err != nil {
 		if status, code := restCode(err); status >= 400 && status != http.StatusTooManyRequests {
 			text := apology(code)
@@ -354,11 +398,7 @@ func (a *Adapter) Send(r bot.Reply) {
 		}
 	}
 	for _, m := range a.messages(r) {
-		m.Flags = 0 // nobody to show a private message to
-		out, err := a.call(ctx, "channel message", http.MethodPost, dg.EndpointChannelMessages(ch), m, m.file)
-		if err == nil && m.key != "" {
-			a.sent.put(m.key, sentRef{channelID: ch, messageID: decodeSent(out).ID, at: time.Now()})
-		}
+		a.channelMessage(ch, m) // flags go: nobody to show a private message to
 	}
 	for _, ref := range stale {
 		a.clearButtons(ctx, ref)

@@ -6,10 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+	"topochess/adapters/internal/redact"
 
 	dg "github.com/bwmarrin/discordgo"
 
@@ -25,8 +28,14 @@ type message struct {
 	Attachments     []attachment          `json:"attachments,omitempty"`
 	Flags           dg.MessageFlags       `json:"flags,omitempty"`
 	AllowedMentions *allowedMentions      `json:"allowed_mentions,omitempty"`
+	// Nonce with EnforceNonce makes Discord answer a repeated channel
+	// message (a retry whose first attempt did arrive) with the message
+	// it already made; follow-ups and edits take no nonce.
+	Nonce        string `json:"nonce,omitempty"`
+	EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 
 	file *bot.Image // uploaded as files[0]
+	box  string     // the outbox id of the reply this message completes
 	// key names the message for a later Supersedes; private marks an
 	// ephemeral one (only editable through its interaction token).
 	key     string
@@ -78,11 +87,15 @@ func (a *Adapter) messages(r bot.Reply) []*message {
 		}
 		last.file = r.Image
 		last.Attachments = []attachment{{ID: 0, Filename: name, Description: truncate(r.Image.Alt, maxDescription)}}
+	} else if r.File != nil && len(r.File.Data) > 0 && !strings.ContainsAny(r.File.Name, "/\\\"") {
+		// A document (a game's PGN) rides in the same upload slot.
+		last.file = &bot.Image{Name: r.File.Name, PNG: r.File.Data}
+		last.Attachments = []attachment{{ID: 0, Filename: r.File.Name}}
 	}
 	if len(r.Buttons) > 0 {
 		last.Components = a.components(r.Buttons)
 	}
-	last.key = r.Key
+	last.key, last.box = r.Key, r.Outbox
 	if *last.Content == "" && last.file == nil && len(last.Components) == 0 {
 		empty := "…"
 		last.Content = &empty
@@ -104,16 +117,27 @@ func body(payload any, file *bot.Image) (contentType string, b []byte, err error
 			name = m.Attachments[0].Filename
 		}
 	}
-	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: file.ContentType(), Reader: bytes.NewReader(file.PNG)}})
+	ct := file.ContentType()
+	if lower := strings.ToLower(name); !strings.HasSuffix(lower, ".png") && !strings.HasSuffix(lower, ".gif") {
+		ct = "text/plain; charset=utf-8" // a document: Discord shows its text
+	}
+	return dg.MultipartBodyWithJSON(payload, []*dg.File{{Name: name, ContentType: ct, Reader: bytes.NewReader(file.PNG)}})
 }
 
-// maxTries bounds the attempts of one REST call through rate limits.
-const maxTries = 5
+// maxTries bounds the attempts of one REST call through rate limits and
+// transient failures.
+const maxTries = 6
+
+// firstBackoff is the pause after the first transient failure; it doubles
+// with every further one.
+const firstBackoff = 200 * time.Millisecond
 
 // call sends one REST request through discordgo's rate limiter. A 429 is
 // never slept on inside discordgo (it would sleep past an interaction's
 // deadline); call waits retry_after itself only while ctx's deadline
-// allows, and gives up otherwise.
+// allows, and gives up otherwise. Transient failures — any 5xx, a dropped
+// or timed-out connection — are tried again the same way, with backoff:
+// discordgo itself retries only a 502, at once, and drops the rest.
 func (a *Adapter) call(ctx context.Context, what, method, endpoint string, payload any, file *bot.Image) ([]byte, error) {
 	var contentType string
 	var b []byte
@@ -123,9 +147,27 @@ func (a *Adapter) call(ctx context.Context, what, method, endpoint string, paylo
 			return nil, fmt.Errorf("%s: encode: %w", what, err)
 		}
 	}
+	arrived := false // an earlier attempt may have reached Discord
 	for try := 1; ; try++ {
 		resp, err := a.s.RequestRaw(method, endpoint, contentType, b, "", 0,
 			dg.WithRetryOnRatelimit(false), dg.WithContext(ctx))
+		if err != nil && arrived && alreadyDone(err) {
+			// The attempt whose answer was lost did arrive.
+			a.log.Info("discord: an earlier attempt had arrived", "call", what)
+			return resp, nil
+		}
+		if err != nil && transient(err) && ctx.Err() == nil {
+			wait := firstBackoff << (try - 1)
+			deadline, has := ctx.Deadline()
+			if try < maxTries && !(has && time.Now().Add(wait).After(deadline)) {
+				a.log.Warn("discord: call failed, retrying", "call", what, "err", safeErr(err, a.secrets), "wait", wait)
+				arrived = true
+				if !sleepCtx(ctx, wait) {
+					return nil, ctx.Err()
+				}
+				continue
+			}
+		}
 		var rl *dg.RateLimitError
 		if !errors.As(err, &rl) {
 			if err != nil {
@@ -185,6 +227,60 @@ func interactionToken(endpoint string) string {
 		}
 	}
 	return ""
+}
+
+// transient reports a failure worth another attempt: any 5xx (discordgo
+// gives up on a 502 after its own retries with a plain error), and a
+// connection that failed, dropped or timed out. Cancellation is not.
+func transient(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var re *dg.RESTError
+	if errors.As(err, &re) {
+		return re.Response.StatusCode >= 500
+	}
+	if strings.HasPrefix(err.Error(), "Exceeded Max retries HTTP 5") {
+		return true
+	}
+	var ue *url.Error
+	var ne net.Error
+	return errors.As(err, &ue) || errors.As(err, &ne) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+}
+
+// alreadyDone is Discord's answer to a second response to one interaction
+// (40060, "already acknowledged"): the first one, whose answer was lost,
+// got there.
+func alreadyDone(err error) bool {
+	_, code := restCode(err)
+	return code == 40060
+}
+
+// safeErr is an error's text without URLs (webhook URLs hold tokens).
+func safeErr(err error, secrets *redact.Filter) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = fmt.Errorf("%s: %w", ue.Op, ue.Err)
+	}
+	var re *dg.RESTError
+	if errors.As(err, &re) {
+		if re.Message != nil && re.Message.Message != "" {
+			return secrets.String(fmt.Sprintf("HTTP %d: %s", re.Response.StatusCode, re.Message.Message))
+		}
+		return fmt.Sprintf("HTTP %d", re.Response.StatusCode)
+	}
+	return secrets.String(err.Error())
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // restCode is Discord's JSON error code of a failed call (0 if none).

@@ -53,11 +53,12 @@ type Adapter struct {
 	out  *sender
 	http *ctxClient
 
-	users     *userCache
-	keys      *keyStore
-	keyboards *keyboards
-	buttons   *buttonStore
-	seen      *idSet
+	users   *userCache
+	keys    *keyStore
+	buttons *buttonStore
+	seen    *idSet
+	shown   *shownStore
+	box     Outbox // nil: replies are not kept across restarts
 
 	// workers handle updates, one chat always on the same worker so its
 	// updates are handled in order.
@@ -69,6 +70,9 @@ type Adapter struct {
 	now       func() time.Time
 	sleep     func(ctx context.Context, d time.Duration) error
 	retryUnit time.Duration
+	// grace is how long a stop lets the queues drain before handing the
+	// rest to the outbox.
+	grace time.Duration
 
 	listening chan string // the webhook server's address, once listening
 }
@@ -84,16 +88,23 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 		cfg: cfg, h: h, log: secrets.Logger(cfg.Logger), secrets: secrets,
 		users:     newUserCache(10000),
 		keys:      newKeyStore(20000),
-		keyboards: newKeyboards(20000),
 		buttons:   newButtonStore(10000),
 		seen:      newIDSet(4096),
+		shown:     newShownStore(20000),
+		grace:     2 * time.Second,
 		now:       time.Now,
 		sleep:     sleepCtx,
 		retryUnit: time.Second,
 		listening: make(chan string, 1),
 	}
 	a.mover, _ = h.(Mover)
+	a.mover, _ = h.(Mover)
+	a.box, _ = h.(Outbox)
 	silenceLibrary(a.log, cfg.Token)
+	// The queue exists from the start, so replies the bot posts before
+	// Run has connected (Send) wait in it.
+	a.out = newSender(cfg.Limits, a.log)
+	a.out.done = a.delivered
 	return a, nil
 }
 
@@ -150,29 +161,42 @@ func (c *ctxClient) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
-			return nil, fmt.Errorf("%s %s: %w", ue.Op, methodOf(req.URL.Path), ue.Err)
+			err = ue.Err
+		} else {
+			err = errors.New(c.secrets.String(err.Error()))
 		}
-		return nil, errors.New(c.secrets.String(err.Error()))
+		// The URL (holding the token) is left out; what remains keeps
+		// its chain for telling a timeout from a cancellation.
+		return nil, &transientError{method: methodOf(req.URL.Path), err: err}
 	}
 	if resp.StatusCode >= 500 {
+		// Telegram (or a proxy in front of it) is in trouble: the call
+		// did not happen and may be tried again. The library cannot tell:
+		// it loses the status of uploads and fails to decode the HTML
+		// pages of outages.
 		return nil, c.serverError(req, resp)
 	}
 	return resp, nil
 }
 
-// serverError is a 5xx answer: Telegram (or a proxy in front of it) is
-// in trouble, so the call did not happen and may be tried again. The
-// library cannot tell: it loses the status of uploads and fails to
-// decode the HTML pages of outages.
-type serverError struct {
+// transientError is a call that got no usable answer from the Bot API:
+// the connection failed or dropped, it timed out, or Telegram (or a
+// front end) answered with a 5xx. Such a call is worth trying again.
+type transientError struct {
 	method string
-	status int
-	text   string
+	status int    // the HTTP status of a 5xx; 0: no answer at all
+	text   string // what the 5xx said, redacted
+	err    error
 }
 
-func (e *serverError) Error() string {
-	return fmt.Sprintf("%s: Bot API answered %d: %s", e.method, e.status, e.text)
+func (e *transientError) Error() string {
+	if e.status != 0 {
+		return fmt.Sprintf("%s: Bot API answered %d: %s", e.method, e.status, e.text)
+	}
+	return fmt.Sprintf("%s: %v", e.method, e.err)
 }
+
+func (e *transientError) Unwrap() error { return e.err }
 
 func (c *ctxClient) serverError(req *http.Request, resp *http.Response) error {
 	defer resp.Body.Close()
@@ -187,7 +211,7 @@ func (c *ctxClient) serverError(req *http.Request, resp *http.Response) error {
 	if len(text) > 200 {
 		text = strings.ToValidUTF8(text[:200], "") + "…"
 	}
-	return &serverError{method: methodOf(req.URL.Path), status: resp.StatusCode, text: c.secrets.String(text)}
+	return &transientError{method: methodOf(req.URL.Path), status: resp.StatusCode, text: c.secrets.String(text)}
 }
 
 func methodOf(path string) string {
@@ -198,14 +222,15 @@ func methodOf(path string) string {
 }
 
 // Run connects, registers the commands and serves updates (long polling,
-// or the webhook when one is configured) until ctx ends. Replies still
-// queued then get a few seconds to go out.
+// or the webhook when one is configured) until ctx ends. Replies left
+// by the last run are sent first; replies still queued at the end get a
+// moment (grace) to go out, and the rest is handed to the outbox.
 func (a *Adapter) Run(ctx context.Context) error {
-	sendCtx, cancelSend := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelSend()
-	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: sendCtx, secrets: a.secrets}
-	a.out = newSender(sendCtx, a.cfg.Limits, a.log)
-	a.out.now, a.out.sleep, a.out.retryUnit = a.now, a.sleep, a.retryUnit
+	a.out.mu.Lock()
+	a.out.now, a.out.retryUnit = a.now, a.retryUnit
+	a.out.mu.Unlock()
+	defer a.handOver()
+	a.http = &ctxClient{c: &http.Client{Timeout: a.cfg.PollTimeout + 30*time.Second}, poll: ctx, sendCtxt: a.out.ctx, secrets: a.secrets}
 	if err := a.connect(ctx); err != nil {
 		if ctx.Err() != nil {
 			return nil // stopped before Telegram could be reached
@@ -216,6 +241,17 @@ func (a *Adapter) Run(ctx context.Context) error {
 	if err := a.registerCommands(); err != nil {
 		a.log.Warn("telegram: could not register the command list (commands still work)", "err", err)
 	}
+	if a.box != nil {
+		// Replies left by the last run go first, before anything new.
+		left := a.box.Undelivered(platform)
+		if len(left) > 0 {
+			a.log.Info("telegram: sending replies left from the last run", "count", len(left))
+		}
+		for _, r := range left {
+			a.Send(r)
+		}
+	}
+	a.out.start()
 	a.workers = make([]chan tgbotapi.Update, 4)
 	var wg sync.WaitGroup
 	for i := range a.workers {
@@ -239,10 +275,30 @@ func (a *Adapter) Run(ctx context.Context) error {
 		close(ch)
 	}
 	wg.Wait()
-	if !a.out.drain(5 * time.Second) {
-		a.log.Warn("telegram: some replies were not sent before shutdown")
-	}
 	return a.secrets.Error(err)
+}
+
+// handOver stops sending, after a grace period for the queues to drain,
+// and hands the replies not yet sent to the outbox for the next start.
+func (a *Adapter) handOver() {
+	left := a.out.stop(a.grace)
+	if len(left) == 0 {
+		return
+	}
+	if a.box != nil {
+		a.box.Keep(platform, left)
+		a.log.Info("telegram: replies not yet sent are kept for the next start", "count", len(left))
+	} else {
+		a.log.Warn("telegram: some replies were not sent before shutdown", "count", len(left))
+	}
+}
+
+// delivered tells the outbox that a reply it holds went out or was
+// refused.
+func (a *Adapter) delivered(r *bot.Reply, err error) {
+	if a.box != nil && r.Outbox != "" {
+		a.box.Delivered(*r, err)
+	}
 }
 
 // connect calls getMe until it works; a refused token stops at once.

@@ -2,8 +2,10 @@ package telegram
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -34,6 +36,7 @@ type fakeAPI struct {
 	refused  []string
 	arrived  chan struct{} // closed and renewed on every update push
 	messages map[int]map[string]any
+	budget   *tgBudget // Telegram's sending limits, when a test turns them on
 }
 
 type tgUser struct {
@@ -55,6 +58,7 @@ type apiRequest struct {
 	Params map[string]string
 	File   []byte // the uploaded photo, if any
 	At     time.Time
+	Status int // 200, or the status of a refusal the fake was told to give
 }
 
 // scripted is an answer the fake gives instead of the normal one.
@@ -89,6 +93,22 @@ func (f *fakeAPI) script(method string, answers ...scripted) {
 	f.fail[method] = append(f.fail[method], answers...)
 }
 
+// dropConnection as a scripted status closes the connection without an
+// answer, as a proxy or a network failure does.
+const dropConnection = -1
+
+// htmlError is what Telegram's front end answers during an outage.
+func htmlError(status int) scripted {
+	return scripted{status, "<html>\r\n<head><title>" + strconv.Itoa(status) + " Internal Server Error</title></head>\r\n<body><center><h1>" + strconv.Itoa(status) + " Internal Server Error</h1></center>\r\n<hr><center>nginx/1.18.0</center>\r\n</body>\r\n</html>\r\n"}
+}
+
+// unscript forgets the answers still scripted for a method.
+func (f *fakeAPI) unscript(method string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.fail, method)
+}
+
 func tooMany(retry int) scripted {
 	return scripted{429, fmt.Sprintf(`{"ok":false,"error_code":429,"description":"Too Many Requests: retry after %d","parameters":{"retry_after":%d}}`, retry, retry)}
 }
@@ -100,11 +120,15 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	method := strings.TrimPrefix(r.URL.Path, prefix)
-	req := apiRequest{Method: method, Params: map[string]string{}, At: time.Now()}
+	req := apiRequest{Method: method, Params: map[string]string{}, At: time.Now(), Status: 200}
 	ct := r.Header.Get("Content-Type")
 	if strings.HasPrefix(ct, "multipart/form-data") {
 		if err := r.ParseMultipartForm(32 << 20); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				return // the sender died in the middle of the upload
+			}
 			f.t.Errorf("fake API: bad multipart %s: %v", method, err)
+			return
 		}
 		for k, v := range r.MultipartForm.Value {
 			req.Params[k] = v[0]
@@ -125,10 +149,33 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.reqs = append(f.reqs, req)
+	last := &f.reqs[len(f.reqs)-1]
+	if b := f.budget; b != nil && limited[method] {
+		if wait, ok := b.admit(req.Params["chat_id"], req.At); !ok {
+			last.Status = 429
+			f.mu.Unlock()
+			retry := int((wait + b.unit - 1) / b.unit)
+			writeJSON(w, 429, map[string]any{"ok": false, "error_code": 429, "description": "Too Many Requests: retry after " + strconv.Itoa(retry), "parameters": map[string]any{"retry_after": retry}})
+			return
+		}
+	}
 	if s := f.fail[method]; len(s) > 0 {
+		last.Status = s[0].status
 		f.fail[method] = s[1:]
 		f.mu.Unlock()
-		w.Header().Set("Content-Type", "application/json")
+		if s[0].status == dropConnection {
+			// The request arrived; the answer never does.
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		}
+		if strings.HasPrefix(s[0].body, "<") {
+			w.Header().Set("Content-Type", "text/html")
+		} else {
+			w.Header().Set("Content-Type", "application/json")
+		}
 		w.WriteHeader(s[0].status)
 		io.WriteString(w, s[0].body)
 		return
@@ -141,7 +188,7 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		ok(w, me)
 	case "getUpdates":
 		f.getUpdates(w, r, req)
-	case "sendMessage", "sendPhoto", "sendAnimation":
+	case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
 		ok(w, f.newMessage(req))
 	case "editMessageReplyMarkup":
 		id, _ := strconv.Atoi(req.Params["message_id"])
@@ -162,8 +209,9 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		m["reply_markup"] = kb
+		answer := maps.Clone(m) // m may change again while it is written
 		f.mu.Unlock()
-		ok(w, m)
+		ok(w, answer)
 	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook":
 		ok(w, true)
 	default:
@@ -228,6 +276,9 @@ func (f *fakeAPI) newMessage(req apiRequest) map[string]any {
 	}
 	if req.Method == "sendAnimation" {
 		m["animation"] = map[string]any{"file_id": "a" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "width": 640, "height": 512, "duration": 10}
+	}
+	if req.Method == "sendDocument" {
+		m["document"] = map[string]any{"file_id": "d" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "file_name": strings.TrimSuffix(strings.TrimPrefix(req.Params["document"], "(file "), ")")}
 	}
 	if req.Method == "sendPhoto" {
 		m["photo"] = []any{map[string]any{"file_id": "p" + strconv.Itoa(f.nextMsg), "file_unique_id": "u", "width": 512, "height": 512}}

@@ -1,6 +1,8 @@
 package telegram
 
 import (
+	"encoding/json"
+	"sort"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -12,9 +14,10 @@ import (
 
 // Telegram's sizes.
 const (
-	maxText    = 4096     // characters of a message
-	maxCaption = 1024     // characters of a photo caption
-	maxPhoto   = 10 << 20 // bytes of an uploaded photo
+	maxText     = 4096     // characters of a message
+	maxCaption  = 1024     // characters of a photo caption
+	maxPhoto    = 10 << 20 // bytes of an uploaded photo
+	maxDocument = 50 << 20 // bytes of an uploaded document
 )
 
 // origin is where the replies to one update go by default.
@@ -59,23 +62,47 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 	}
 	markup := a.keyboard(r)
 	game := ""
-	if r.Image != nil && !r.Error && !r.Private {
+	if r.Image != nil && !r.Error && !r.Private && !isAnimation(r.Image) {
 		game = r.Image.Game
 	}
 	text := strings.TrimSpace(r.Text)
 	sent := func(id int) {
-		a.keyboards.set(chat, id, keyboardOf(markup))
 		if r.Key != "" {
 			a.keys.put(chat, r.Key, id)
 		}
+		kb := "" // no buttons
+		if markup != nil {
+			kb = markupJSON(*markup)
+		}
+		a.shown.set(chat, id, kb)
 		if game != "" {
 			// Only the newest picture of a game keeps a Move button.
 			if old := a.keys.swap(chat, "board:"+game, id); old != 0 && old != id {
-				a.editKeyboard(chat, old, emptyKeyboard())
+				a.editKeyboard(chat, old, emptyKeyboard(), classTidy)
 			}
 		}
 	}
-	if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
+	// Every reply is kept with its calls, so that a stop can hand the
+	// ones not yet delivered to the outbox.
+	keep := &queued{r: r}
+	keep.r.Channel = chatChannel(chat)
+	if r.Image == nil && r.File != nil && len(r.File.Data) > 0 && len(r.File.Data) <= maxDocument {
+		// A document (a game's PGN), with the text as its caption when it
+		// fits, else its first line, and the rest after it.
+		caption, rest := text, ""
+		if plain, _ := codeBlocks(text); utf16Len(plain) > maxCaption {
+			caption, rest, _ = strings.Cut(text, "\n")
+		}
+		doc := tgbotapi.NewDocument(chat, tgbotapi.FileBytes{Name: r.File.Name, Bytes: r.File.Data})
+		// The library drops a document's caption entities, so its code
+		// block is written in HTML.
+		doc.Caption, doc.ParseMode = htmlCode(caption), tgbotapi.ModeHTML
+		doc.ReplyToMessageID, doc.AllowSendingWithoutReply = replyTo, true
+		if markup != nil {
+			doc.ReplyMarkup = *markup
+		}
+		a.sendMedia(chat, doc, "sendDocument", rest, r.Mentions, keep, sent)
+	} else if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
 		caption, rest := cut(text, maxCaption)
 		img := r.Image
 		name := img.Name
@@ -85,11 +112,10 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		file := tgbotapi.FileBytes{Name: name, Bytes: img.PNG}
 		var cfg tgbotapi.Chattable
 		method := "sendPhoto"
-		if strings.HasSuffix(strings.ToLower(name), ".gif") {
+		if isAnimation(img) {
 			// A game replay: sent as an animation so it plays in the chat.
 			an := tgbotapi.NewAnimation(chat, file)
-			an.Caption = caption
-			an.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+			an.Caption, an.CaptionEntities = a.entities(caption, r.Mentions)
 			an.ReplyToMessageID, an.AllowSendingWithoutReply = replyTo, true
 			if markup != nil {
 				an.ReplyMarkup = *markup
@@ -97,24 +123,14 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 			cfg, method = an, "sendAnimation"
 		} else {
 			ph := tgbotapi.NewPhoto(chat, file)
-			ph.Caption = caption
-			ph.CaptionEntities = a.mentionEntities(caption, r.Mentions)
+			ph.Caption, ph.CaptionEntities = a.entities(caption, r.Mentions)
 			ph.ReplyToMessageID, ph.AllowSendingWithoutReply = replyTo, true
 			if markup != nil {
 				ph.ReplyMarkup = *markup
 			}
 			cfg = ph
 		}
-		a.out.enqueue(chat, job{method: method, do: func() error {
-			m, err := a.api.Send(cfg)
-			if err == nil {
-				sent(m.MessageID)
-			}
-			return err
-		}})
-		for _, part := range split(rest, maxText) {
-			a.sendText(chat, part, r.Mentions, 0, nil, nil)
-		}
+		a.sendMedia(chat, cfg, method, rest, r.Mentions, keep, sent)
 	} else {
 		if r.Image != nil && text == "" {
 			text = r.Image.Alt
@@ -122,24 +138,39 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		parts := split(text, maxText)
 		for i, part := range parts {
 			if i < len(parts)-1 {
-				a.sendText(chat, part, r.Mentions, replyTo, nil, nil)
+				a.sendText(chat, part, r.Mentions, replyTo, nil, nil, keep, false)
 				continue
 			}
-			a.sendText(chat, part, r.Mentions, replyTo, markup, sent)
+			a.sendText(chat, part, r.Mentions, replyTo, markup, sent, keep, true)
 		}
 	}
 	a.supersede(chat, r.Supersedes)
 }
 
-func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo int, markup *tgbotapi.InlineKeyboardMarkup, sent func(int)) {
-	cfg := tgbotapi.NewMessage(chat, text)
-	cfg.Entities = a.mentionEntities(text, mentions)
+// sendMedia queues an upload and the text that did not fit its caption.
+func (a *Adapter) sendMedia(chat int64, cfg tgbotapi.Chattable, method, rest string, mentions []string, keep *queued, sent func(int)) {
+	parts := split(rest, maxText)
+	a.out.enqueue(chat, &job{method: method, reply: keep, last: len(parts) == 0, do: func() error {
+		m, err := a.api.Send(cfg)
+		if err == nil {
+			sent(m.MessageID)
+		}
+		return err
+	}})
+	for i, part := range parts {
+		a.sendText(chat, part, mentions, 0, nil, nil, keep, i == len(parts)-1)
+	}
+}
+
+func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo int, markup *tgbotapi.InlineKeyboardMarkup, sent func(int), keep *queued, last bool) {
+	cfg := tgbotapi.NewMessage(chat, "")
+	cfg.Text, cfg.Entities = a.entities(text, mentions)
 	cfg.DisableWebPagePreview = true
 	cfg.ReplyToMessageID, cfg.AllowSendingWithoutReply = replyTo, true
 	if markup != nil {
 		cfg.ReplyMarkup = *markup
 	}
-	a.out.enqueue(chat, job{method: "sendMessage", do: func() error {
+	a.out.enqueue(chat, &job{method: "sendMessage", reply: keep, last: last, do: func() error {
 		m, err := a.api.Send(cfg)
 		if err == nil && sent != nil {
 			sent(m.MessageID)
@@ -152,7 +183,7 @@ func (a *Adapter) sendText(chat int64, text string, mentions []string, replyTo i
 // stale (an accepted challenge, an answered draw offer).
 func (a *Adapter) supersede(chat int64, keys []string) {
 	for _, k := range keys {
-		a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error {
+		a.out.enqueue(chat, &job{method: "editMessageReplyMarkup", class: classTidy, do: func() error {
 			id := a.keys.take(chat, k)
 			if id == 0 {
 				return nil // unknown here, or sent before a restart
@@ -163,22 +194,37 @@ func (a *Adapter) supersede(chat int64, keys []string) {
 }
 
 // editKeyboard queues a change of a message's buttons.
-func (a *Adapter) editKeyboard(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) {
-	a.out.enqueue(chat, job{method: "editMessageReplyMarkup", do: func() error { return a.edit(chat, msg, kb) }})
+func (a *Adapter) editKeyboard(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup, c class) {
+	a.out.enqueue(chat, &job{method: "editMessageReplyMarkup", class: c, msg: msg, do: func() error { return a.edit(chat, msg, kb) }})
 }
 
-// edit changes a message's keyboard unless it already shows that one.
+// edit changes a message's keyboard, unless it already shows that one:
+// an edit that changes nothing would spend the chat's budget on an error.
 func (a *Adapter) edit(chat int64, msg int, kb tgbotapi.InlineKeyboardMarkup) error {
-	want := keyboardOf(&kb)
-	if have, ok := a.keyboards.showing(chat, msg); ok && have == want {
+	want := markupJSON(kb)
+	if now, ok := a.shown.get(chat, msg); ok && now == want {
 		return nil
 	}
 	_, err := a.api.Request(tgbotapi.NewEditMessageReplyMarkup(chat, msg, kb))
-	if err != nil && !notModified(err) {
-		return err
+	if err == nil || notModified(err) {
+		a.shown.set(chat, msg, want)
+		return nil
 	}
-	a.keyboards.set(chat, msg, want)
-	return nil
+	return err
+}
+
+func markupJSON(kb tgbotapi.InlineKeyboardMarkup) string {
+	if len(kb.InlineKeyboard) == 0 {
+		return "" // no buttons, however written
+	}
+	b, _ := json.Marshal(kb)
+	return string(b)
+}
+
+// isAnimation tells a game replay (a GIF): it plays in the chat and is no
+// position to move in, so it gets no Move button.
+func isAnimation(img *bot.Image) bool {
+	return strings.HasSuffix(strings.ToLower(img.Name), ".gif") || img.ContentType() == "image/gif"
 }
 
 // keyboard builds the inline keyboard of a reply: its buttons, and a Move
@@ -192,7 +238,7 @@ func (a *Adapter) keyboard(r bot.Reply) *tgbotapi.InlineKeyboardMarkup {
 		}
 	}
 	rows := layout(btns)
-	if a.mover != nil && r.Image != nil && r.Image.Game != "" && !r.Error && !r.Private && a.mover.GameActive(r.Image.Game) {
+	if a.mover != nil && r.Image != nil && r.Image.Game != "" && !r.Error && !r.Private && !isAnimation(r.Image) && a.mover.GameActive(r.Image.Game) {
 		if _, ok := tapData(r.Image.Game, -1); ok {
 			rows = append(rows, moveKeyboard(r.Image.Game).InlineKeyboard...)
 		}
@@ -201,6 +247,58 @@ func (a *Adapter) keyboard(r bot.Reply) *tgbotapi.InlineKeyboardMarkup {
 		return nil
 	}
 	return &tgbotapi.InlineKeyboardMarkup{InlineKeyboard: rows}
+}
+
+// entities are a text as Telegram shows it and its entities: code blocks
+// and mentions.
+func (a *Adapter) entities(text string, mentions []string) (string, []tgbotapi.MessageEntity) {
+	plain, ents := codeBlocks(text)
+	ents = append(ents, a.mentionEntities(plain, mentions)...)
+	sort.SliceStable(ents, func(i, j int) bool { return ents[i].Offset < ents[j].Offset })
+	return plain, ents
+}
+
+// codeBlocks turns Markdown code fences (```…```), which Telegram would
+// show literally in a plain-text message, into pre entities.
+func codeBlocks(text string) (string, []tgbotapi.MessageEntity) {
+	var b strings.Builder
+	var ents []tgbotapi.MessageEntity
+	for {
+		i := strings.Index(text, "```")
+		if i < 0 {
+			break
+		}
+		j := strings.Index(text[i+3:], "```")
+		if j < 0 {
+			break
+		}
+		b.WriteString(text[:i])
+		code := strings.TrimPrefix(text[i+3:i+3+j], "\n")
+		if code != "" {
+			ents = append(ents, tgbotapi.MessageEntity{Type: "pre", Offset: utf16Len(b.String()), Length: utf16Len(code)})
+		}
+		b.WriteString(code)
+		text = text[i+3+j+3:]
+	}
+	b.WriteString(text)
+	return b.String(), ents
+}
+
+// htmlCode writes a text for Telegram's HTML parse mode, its code blocks
+// as <pre>.
+func htmlCode(text string) string {
+	plain, ents := codeBlocks(text)
+	esc := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+	u := utf16.Encode([]rune(plain))
+	var b strings.Builder
+	at := 0
+	for _, e := range ents {
+		b.WriteString(esc.Replace(string(utf16.Decode(u[at:e.Offset]))))
+		b.WriteString("<pre>" + esc.Replace(string(utf16.Decode(u[e.Offset:e.Offset+e.Length]))) + "</pre>")
+		at = e.Offset + e.Length
+	}
+	b.WriteString(esc.Replace(string(utf16.Decode(u[at:]))))
+	return b.String()
 }
 
 // mentionEntities turn the names of mentioned users without a @username

@@ -81,7 +81,7 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 			p.answer("Only the player to move can close these buttons.", true)
 			return
 		}
-		a.editKeyboard(o.chat, msg, moveKeyboard(t.game))
+		a.editKeyboard(o.chat, msg, moveKeyboard(t.game), classEdit)
 		return
 	}
 	menu, refused := a.mover.Tap(cmd, t.game, t.ply, t.path)
@@ -90,18 +90,21 @@ func (a *Adapter) onTap(p *press, o origin, cmd bot.Command, t tapRequest) {
 		return
 	}
 	if menu.Move != "" {
+		// The tap is answered before the move is played and drawn, so the
+		// player's spinner stops at once; a refusal then comes as a message.
+		p.answer("", false)
 		cmd.Name, cmd.Args = "move", map[string]string{"game": menu.Game, "move": menu.Move}
 		replies := a.h.Handle(cmd)
 		if !(len(replies) == 1 && replies[0].Error) {
 			// Played: the keyboard goes (the new picture brings its own);
 			// a refusal leaves it for another try.
-			a.editKeyboard(o.chat, msg, emptyKeyboard())
+			a.editKeyboard(o.chat, msg, emptyKeyboard(), classTidy)
 		}
 		a.deliver(o, replies)
 		return
 	}
 	p.answer(menu.Prompt, false)
-	a.editKeyboard(o.chat, msg, tapKeyboard(menu, t.path))
+	a.editKeyboard(o.chat, msg, tapKeyboard(menu, t.path), classEdit)
 }
 
 func emptyKeyboard() tgbotapi.InlineKeyboardMarkup {

@@ -55,7 +55,7 @@ func TestTokenNeverLoggedWhenEchoed(t *testing.T) {
 	waitLog(t, r.logs, "call failed")
 	r.stop()
 	logs := r.logs.String()
-	if n := strings.Count(logs, "call throttled, will retry"); n < 4 {
+	if n := strings.Count(logs, "call failed, will retry"); n < 4 {
 		t.Errorf("%d retry warnings, want 4 (two 500s on each send):\n%s", n, logs)
 	}
 	if !strings.Contains(logs, "upstream failed for POST /bot[redacted]/sendMessage") {

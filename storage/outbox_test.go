@@ -1,0 +1,81 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestOutboxWrittenWithTheGame(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Unix(1700000000, 0)
+	g := newGame("telegram:1", "telegram:2", "telegram:-5")
+	start := &Outgoing{Channel: g.Channel, Caption: "Game begins"}
+	if err := s.CreateGame(g, "e1", now, start); err != nil {
+		t.Fatal(err)
+	}
+	if start.ID == "" || start.Game != g.ID {
+		t.Fatalf("record after CreateGame: %+v", start)
+	}
+	stale := *g
+	g.Moves = append(g.Moves, "e2-e4")
+	move := &Outgoing{Channel: g.Channel, Ply: 1, Caption: "1. e4"}
+	if err := s.SaveGame(g, "e2", now, move); err != nil {
+		t.Fatal(err)
+	}
+	// A write that fails writes no record either.
+	lost := &Outgoing{Channel: g.Channel, Ply: 1, Caption: "never"}
+	if err := s.SaveGame(&stale, "e3", now, lost); !errors.Is(err, ErrConflict) {
+		t.Fatalf("stale save: %v", err)
+	}
+	warn := &Outgoing{Channel: "discord:9", Reply: json.RawMessage(`{"Text":"half your time"}`)}
+	if err := s.PutOutgoing(now, warn); err != nil {
+		t.Fatal(err)
+	}
+	// Survives a restart, in order, per platform.
+	s.Close()
+	if s, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.PendingOutgoing("telegram:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Caption != "Game begins" || got[1].Caption != "1. e4" || got[1].Ply != 1 || got[1].Game != g.ID {
+		t.Fatalf("pending after reopen: %+v", got)
+	}
+	if d, _ := s.PendingOutgoing("discord:"); len(d) != 1 || string(d[0].Reply) != `{"Text":"half your time"}` {
+		t.Fatalf("discord pending: %+v", d)
+	}
+	if err := s.DeliveredOutgoing(got[0].ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeliveredOutgoing(got[1].ID, "Forbidden: bot was blocked by the user"); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := s.PendingOutgoing("telegram:"); len(left) != 0 {
+		t.Errorf("still pending after delivery: %+v", left)
+	}
+	ref, err := s.RefusedOutgoing(g.Channel)
+	if err != nil || len(ref) != 1 || ref[0].Refused == "" || ref[0].Caption != "1. e4" {
+		t.Errorf("refused deliveries: %+v, %v", ref, err)
+	}
+	// A stop hands its queue over in the queue's order.
+	a, b := &Outgoing{Channel: "telegram:7", Reply: json.RawMessage(`1`)}, &Outgoing{Channel: "telegram:7", Reply: json.RawMessage(`2`)}
+	if err := s.ReplaceOutgoing(nil, now, a, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ReplaceOutgoing([]string{a.ID, b.ID}, now, &Outgoing{Channel: "telegram:7", Reply: json.RawMessage(`2`)}, &Outgoing{Channel: "telegram:7", Reply: json.RawMessage(`1`)}); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := s.PendingOutgoing("telegram:7"); len(left) != 2 || string(left[0].Reply) != "2" {
+		t.Errorf("after the hand-over: %+v", left)
+	}
+}
