@@ -17,6 +17,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"time"
+	"unsafe"
 
 	"topochess/engine"
 )
@@ -42,6 +43,10 @@ type Config struct {
 	// before the searched one in the game, oldest first, so that the search
 	// sees repetitions of the game's own positions.
 	History []uint64
+	// Progress, when set, is called after every finished iteration with
+	// what the search knows so far (Info.Stopped false), on the searching
+	// goroutine: a UCI front end prints its "info" lines from it.
+	Progress func(Info)
 }
 
 // MinLevel and MaxLevel bound the playing levels.
@@ -155,8 +160,27 @@ type Searcher struct {
 }
 
 // NewSearcher returns a searcher with a 12 MB transposition table.
-func NewSearcher() *Searcher {
-	s := &Searcher{tt: newTable(19)}
+func NewSearcher() *Searcher { return newSearcher(19) }
+
+// NewSearcherMB returns a searcher whose transposition table takes at most
+// mb megabytes (the largest power-of-two table that fits; at least 1 MB is
+// assumed), for a UCI "Hash" option.
+func NewSearcherMB(mb int) *Searcher {
+	bytes := uint64(max(mb, 1)) << 20
+	bits := 10
+	for bits < 34 && uint64(1)<<(bits+1)*uint64(unsafe.Sizeof(ttEntry{})) <= bytes {
+		bits++
+	}
+	return newSearcher(bits)
+}
+
+// TableBytes is the size of the transposition table.
+func (s *Searcher) TableBytes() int64 {
+	return int64(len(s.tt.slots)) * int64(unsafe.Sizeof(ttEntry{}))
+}
+
+func newSearcher(bits int) *Searcher {
+	s := &Searcher{tt: newTable(bits)}
 	for i := range s.moves {
 		s.moves[i] = make([]engine.Move, 0, 128)
 		s.scores[i] = make([]int32, 0, 128)
@@ -216,6 +240,10 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 		info.Score = int(score)
 		info.Mate = mateIn(score)
 		info.PV = append([]engine.Move(nil), s.pv[0][:s.pvLen[0]]...)
+		if cfg.Progress != nil {
+			info.Nodes = s.nodes
+			cfg.Progress(info)
+		}
 		// A found mate will not get shorter by searching deeper than
 		// twice its length.
 		if info.Mate != 0 && depth >= 2*abs(info.Mate)+1 {
