@@ -244,7 +244,7 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, aWhite bool, maxMoves
 		}
 		cfg := sides[player].cfg
 		cfg.History = history[:len(history)-1]
-		m, info, err := safeSearch(searchers[player], pos, cfg, rngs[player])
+		m, info, err := safeSearch(context.Background(), searchers[player], pos, cfg, rngs[player])
 		if err != nil {
 			out.detail = fmt.Sprintf("%s crashed after %s: %v", sides[player].name, strings.Join(g.Moves, " "), err)
 			forfeit(player, "crash")
@@ -289,11 +289,11 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, aWhite bool, maxMoves
 
 // safeSearch turns a panic inside the search into an error, so that one
 // crash is counted instead of ending the match.
-func safeSearch(s *search.Searcher, pos *engine.Position, cfg search.Config, rng *rand.Rand) (m engine.Move, info search.Info, err error) {
+func safeSearch(ctx context.Context, s *search.Searcher, pos *engine.Position, cfg search.Config, rng *rand.Rand) (m engine.Move, info search.Info, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
-	return s.Search(context.Background(), pos, cfg, rng)
+	return s.Search(ctx, pos, cfg, rng)
 }

@@ -23,6 +23,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"arena":   cmdArena,
 	"check":   cmdCheck,
 	"backup":  cmdBackup,
+	"uci":     cmdUCI,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
