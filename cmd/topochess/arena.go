@@ -20,6 +20,7 @@ import (
 // configuration and its running totals.
 type arenaSide struct {
 	name                string
+	budget              string // for an outside engine; else from cfg
 	cfg                 search.Config
 	wins, draws, losses int
 	illegal, crashes    int
@@ -57,6 +58,8 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed (games are reproducible with a node budget and no time cap)")
 	jobs := fs.Int("jobs", 1, "games played at once")
 	verbose := fs.Bool("v", false, "print one line per game")
+	var ue uciEngineFlags
+	ue.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return flagError(stderr, "arena", err)
 	}
@@ -77,7 +80,12 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return flagError(stderr, "arena", errors.New("--max-moves, --nodes and --movetime cannot be negative"))
 	}
 	var sides [2]*arenaSide
-	for i, lv := range []int{*white, *black} {
+	levels := []int{*white, *black}
+	if ue.cmd != "" {
+		levels = levels[:1]
+		*alternate = true
+	}
+	for i, lv := range levels {
 		cfg, err := search.Level(lv)
 		if err != nil {
 			return flagError(stderr, "arena", err)
@@ -93,9 +101,26 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		sides[i] = &arenaSide{name: fmt.Sprintf("level %d", lv), cfg: cfg}
 	}
-	if *white == *black {
+	if ue.cmd != "" {
+		side, err := ue.check(v, sides[0].cfg, *movetime)
+		if err != nil {
+			return flagError(stderr, "arena", err)
+		}
+		sides[1] = side
+	} else if *white == *black {
 		sides[0].name += " (A)"
 		sides[1].name += " (B)"
+	}
+	newPlayers := func() [2]arenaPlayer {
+		var ps [2]arenaPlayer
+		for i, s := range sides {
+			if i == 1 && ue.cmd != "" {
+				ps[i] = &uciPlayer{flags: &ue, v: v}
+			} else {
+				ps[i] = &levelPlayer{cfg: s.cfg, seed: *seed, index: uint64(i)}
+			}
+		}
+		return ps
 	}
 
 	results := make([]arenaGame, *games)
@@ -106,9 +131,15 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			players := newPlayers()
+			defer func() {
+				for _, p := range players {
+					p.close()
+				}
+			}()
 			for i := range next {
 				aWhite := !*alternate || i%2 == 0
-				results[i] = playArenaGame(v, sides, aWhite, *maxMoves, *seed, uint64(i))
+				results[i] = playArenaGame(v, sides, players, aWhite, *maxMoves, uint64(i))
 				if *verbose {
 					mu.Lock()
 					fmt.Fprintf(stdout, "game %d: %s\n", i+1, results[i].detail)
@@ -166,7 +197,7 @@ func printArena(w io.Writer, v *engine.Variant, sides [2]*arenaSide, games int, 
 	}
 	fmt.Fprintf(w, "%s: %s vs %s, %d games, %s, draw after %d moves each\n", v.ID, sides[0].name, sides[1].name, games, colours, maxMoves)
 	for _, s := range sides {
-		fmt.Fprintf(w, "  %s budget: %s\n", s.name, budgetString(s.cfg))
+		fmt.Fprintf(w, "  %s budget: %s\n", s.name, cmp.Or(s.budget, budgetString(s.cfg)))
 	}
 	fmt.Fprintf(w, "%-16s %5s %5s %6s %8s %8s %8s %10s %6s\n", "player", "wins", "draws", "losses", "score", "illegal", "crashes", "nodes/move", "depth")
 	for _, s := range sides {
@@ -188,6 +219,8 @@ func printArena(w io.Writer, v *engine.Variant, sides [2]*arenaSide, games int, 
 		parts = append(parts, fmt.Sprintf("%s %d", k, reasons[k]))
 	}
 	fmt.Fprintf(w, "endings: %s\n", strings.Join(parts, ", "))
+	a := sides[0]
+	fmt.Fprintf(w, "result: %s against %s: +%d =%d -%d, %s\n", a.name, sides[1].name, a.wins, a.draws, a.losses, eloString(a.wins, a.draws, a.losses))
 }
 
 func budgetString(c search.Config) string {
@@ -213,15 +246,13 @@ func budgetString(c search.Config) string {
 // playArenaGame plays one game through engine.Game, so that every
 // automatic ending of the rule book applies, checking each move against
 // the legal moves before playing it.
-func playArenaGame(v *engine.Variant, sides [2]*arenaSide, aWhite bool, maxMoves int, seed, game uint64) (out arenaGame) {
+func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlayer, aWhite bool, maxMoves int, game uint64) (out arenaGame) {
 	out.aWhite = aWhite
 	g, err := engine.NewGame(v, "")
 	if err != nil {
 		out.result, out.reason, out.detail = engine.Draw, "setup error", err.Error()
 		return out
 	}
-	searchers := [2]*search.Searcher{search.NewSearcher(), search.NewSearcher()}
-	rngs := [2]*rand.Rand{rand.New(rand.NewPCG(seed, game*2)), rand.New(rand.NewPCG(seed, game*2+1))}
 	history := []uint64{g.Position().Hash}
 	forfeit := func(player int, why string) {
 		out.loserBy, out.loserA = why, player == 0
@@ -231,6 +262,13 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, aWhite bool, maxMoves
 		}
 		g.Resign(loserColour)
 		out.reason = why
+	}
+	for i, p := range players {
+		if err := p.newGame(game); err != nil {
+			out.detail = fmt.Sprintf("%s could not start game %d: %v", sides[i].name, game+1, err)
+			forfeit(i, "crash")
+			break
+		}
 	}
 	for !g.Over() {
 		pos := g.Position()
@@ -242,17 +280,21 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, aWhite bool, maxMoves
 		if (pos.Side == engine.White) != aWhite {
 			player = 1
 		}
-		cfg := sides[player].cfg
-		cfg.History = history[:len(history)-1]
-		m, info, err := safeSearch(context.Background(), searchers[player], pos, cfg, rngs[player])
+		m, st, err := players[player].move(g, history[:len(history)-1])
+		var bad *arenaIllegal
+		if errors.As(err, &bad) {
+			out.detail = fmt.Sprintf("%s played %s after %s", sides[player].name, bad.msg, strings.Join(g.Moves, " "))
+			forfeit(player, "illegal move")
+			break
+		}
 		if err != nil {
 			out.detail = fmt.Sprintf("%s crashed after %s: %v", sides[player].name, strings.Join(g.Moves, " "), err)
 			forfeit(player, "crash")
 			break
 		}
-		out.stats[player].nodes += info.Nodes
-		out.stats[player].searches++
-		out.stats[player].depthSum += info.Depth
+		out.stats[player].nodes += st.nodes
+		out.stats[player].searches += st.searches
+		out.stats[player].depthSum += st.depthSum
 		legal := false
 		for _, l := range pos.LegalMoves() {
 			if l.Same(m) {
@@ -297,3 +339,44 @@ func safeSearch(ctx context.Context, s *search.Searcher, pos *engine.Position, c
 	}()
 	return s.Search(ctx, pos, cfg, rng)
 }
+
+// arenaPlayer is one side of a match: a playing level searched in this
+// process, or an outside UCI engine (uci_arena.go).
+type arenaPlayer interface {
+	// newGame prepares game number game (from 0) of the match.
+	newGame(game uint64) error
+	// move answers the game's current position; history holds the hashes
+	// of the positions before it. An *arenaIllegal error forfeits by an
+	// illegal move, any other error as a crash.
+	move(g *engine.Game, history []uint64) (engine.Move, arenaStats, error)
+	close()
+}
+
+// arenaIllegal is an answer that is not a legal move.
+type arenaIllegal struct{ msg string }
+
+func (e *arenaIllegal) Error() string { return e.msg }
+
+// levelPlayer is a topochess level with a fresh table and a random source
+// derived from the seed every game, so that games are reproducible.
+type levelPlayer struct {
+	cfg         search.Config
+	seed, index uint64
+	searcher    *search.Searcher
+	rng         *rand.Rand
+}
+
+func (p *levelPlayer) newGame(game uint64) error {
+	p.searcher = search.NewSearcher()
+	p.rng = rand.New(rand.NewPCG(p.seed, game*2+p.index))
+	return nil
+}
+
+func (p *levelPlayer) move(g *engine.Game, history []uint64) (engine.Move, arenaStats, error) {
+	cfg := p.cfg
+	cfg.History = history
+	m, info, err := safeSearch(context.Background(), p.searcher, g.Position(), cfg, p.rng)
+	return m, arenaStats{nodes: info.Nodes, searches: 1, depthSum: info.Depth}, err
+}
+
+func (p *levelPlayer) close() {}

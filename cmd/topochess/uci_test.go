@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -322,6 +324,81 @@ func TestUCIBinary(t *testing.T) {
 		p.send("isready")
 		p.expect("readyok", 5*time.Second)
 	})
+}
+
+// TestUCIArena plays short matches against a second topochess process
+// speaking UCI, on standard chess and on the cube.
+func TestUCIArena(t *testing.T) {
+	bin := buildTopochess(t)
+	for _, tc := range []struct{ variant, level string }{{"standard", "3"}, {"cube", "2"}} {
+		var out, errb bytes.Buffer
+		code := run([]string{"arena", "--variant", tc.variant, "--uci", bin + " uci", "--white", tc.level, "--games", "2",
+			"--nodes", "1500", "--uci-nodes", "1500", "--uci-option", "Level=" + tc.level, "--max-moves", "25", "-v"}, nil, &out, &errb)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.variant, code, errb.String())
+		}
+		s := out.String()
+		for _, want := range []string{tc.variant + ": level " + tc.level + " vs topochess, 2 games, colours alternate",
+			"topochess budget: uci 1500 nodes, Level=" + tc.level, "result: level " + tc.level + " against topochess: +", "Elo difference"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: output lacks %q:\n%s", tc.variant, want, s)
+			}
+		}
+		rows := 0
+		for _, line := range strings.Split(s, "\n") {
+			f := strings.Fields(line)
+			if len(f) != 9 || (f[0] != "level" && f[0] != "topochess") {
+				continue
+			}
+			if f[0] == "level" {
+				f = f[1:] // "level N" is two words
+			} else {
+				f = append([]string{"topochess"}, f[1:]...)
+			}
+			rows++
+			total := 0
+			for _, x := range f[1:4] {
+				n, err := strconv.Atoi(x)
+				if err != nil {
+					t.Fatalf("bad row %q", line)
+				}
+				total += n
+			}
+			if total != 2 || f[5] != "0" || f[6] != "0" {
+				t.Errorf("%s: row %q: want 2 games, no illegal move, no crash", tc.variant, line)
+			}
+		}
+		if rows != 1 {
+			t.Errorf("%s: %d rows parsed, want 1 level row:\n%s", tc.variant, rows, s)
+		}
+		if strings.Count(s, "game ") < 2 {
+			t.Errorf("%s: fewer than 2 game lines:\n%s", tc.variant, s)
+		}
+	}
+	// An engine that cannot be started, and one that does not speak UCI.
+	for _, cmdline := range []string{filepath.Join(t.TempDir(), "missing"), "cat"} {
+		var out, errb bytes.Buffer
+		code := run([]string{"arena", "--uci", cmdline, "--games", "1"}, nil, &out, &errb)
+		if code != 2 || !strings.HasPrefix(errb.String(), "topochess arena: ") {
+			t.Errorf("--uci %s: exit %d, stderr %q", cmdline, code, errb.String())
+		}
+	}
+}
+
+func TestEloString(t *testing.T) {
+	for _, tc := range []struct {
+		w, d, l int
+		want    string
+	}{
+		{10, 0, 10, "score 50.0%, Elo difference +0 (95% interval -163 to +163, 20 games)"},
+		{3, 0, 1, "score 75.0%, Elo difference +191 "},
+		{2, 0, 0, "score 100.0%, Elo difference +inf (95% interval +inf to +inf"},
+		{0, 4, 0, "Elo difference +0 (95% interval +0 to +0"},
+	} {
+		if got := eloString(tc.w, tc.d, tc.l); !strings.Contains(got, tc.want) {
+			t.Errorf("%d/%d/%d: %q, want %q in it", tc.w, tc.d, tc.l, got, tc.want)
+		}
+	}
 }
 
 func mustParse(t *testing.T, pos *engine.Position, s string) engine.Move {
