@@ -69,7 +69,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "config file (YAML)")
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "serve", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "serve", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
