@@ -127,6 +127,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/press", s.apiPress)
 	s.mux.HandleFunc("POST /api/click", s.apiClick)
 	s.mux.HandleFunc("GET /api/events", s.apiEvents)
+	s.mux.HandleFunc("GET /api/commands", s.apiCommands)
 	s.mux.HandleFunc("GET /img/{id}", s.serveImage)
 }
 
