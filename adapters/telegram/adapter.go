@@ -93,6 +93,8 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 		listening: make(chan string, 1),
 	}
 	a.mover, _ = h.(Mover)
+	a.keys.mem, _ = h.(MessageMemory)
+	a.buttons.mem = a.keys.mem
 	silenceLibrary(a.log, cfg.Token)
 	return a, nil
 }
