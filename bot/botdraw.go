@@ -18,7 +18,7 @@ import (
 const (
 	drawNodes = 20_000
 	drawDepth = 6
-	drawTime  = 2 * time.Second // a safety net; the node budget ends it first
+	drawTime  = 5 * time.Second // a safety net; the node budget ends it first
 	// levelScore is the largest advantage, in centipawns, either way that
 	// still counts as a level position.
 	levelScore = 50
