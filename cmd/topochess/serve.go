@@ -105,11 +105,15 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// out its searches are cancelled and waited for before the storage
 	// closes.
 	waitBot := svc.StartBot(ctx)
+	// Maintenance writes to the storage too, so it is waited for as well.
+	maintained := make(chan struct{})
 	defer func() {
 		stop()
 		waitBot()
+		<-maintained
 	}()
 	go func() {
+		defer close(maintained)
 		t := time.NewTicker(time.Hour)
 		defer t.Stop()
 		for {
