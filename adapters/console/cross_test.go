@@ -14,12 +14,12 @@ import (
 func TestCommandTableAcrossPlatforms(t *testing.T) {
 	c := New(crosstest.NewService(t), Options{})
 	users := map[string]bot.User{"alice": user("alice"), "bob": user("bob")}
-	crosstest.Check(t, "console", users, func(s crosstest.Step) []string {
+	crosstest.Check(t, "console", users, func(s crosstest.Step) crosstest.Seen {
 		var out strings.Builder
 		if err := c.Line(s.User+": "+s.Typed(), &out); err != nil {
 			t.Fatal(err)
 		}
-		return replyTexts(out.String())
+		return crosstest.Seen{Texts: replyTexts(out.String()), Buttons: buttonLabels(out.String())}
 	})
 }
 
@@ -61,4 +61,20 @@ func isHead(s string) bool {
 		}
 	}
 	return true
+}
+
+// buttonLabels reads the labels of "  buttons: [Accept] (for bob) …" lines.
+func buttonLabels(transcript string) []string {
+	var labels []string
+	for _, line := range strings.Split(transcript, "\n") {
+		rest, ok := strings.CutPrefix(line, "  buttons: ")
+		for ok {
+			var label string
+			_, rest, ok = strings.Cut(rest, "[")
+			if label, rest, ok = strings.Cut(rest, "]"); ok {
+				labels = append(labels, label)
+			}
+		}
+	}
+	return labels
 }

@@ -24,7 +24,7 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 	}
 	types := map[bot.OptionType]int{bot.OptionString: 3, bot.OptionBool: 5, bot.OptionUser: 6}
 	handled := 0
-	crosstest.Check(t, "discord", users, func(s crosstest.Step) []string {
+	crosstest.Check(t, "discord", users, func(s crosstest.Step) crosstest.Seen {
 		spec, _ := bot.CommandByName(s.Command)
 		var opts []opt
 		for _, o := range spec.Options {
@@ -50,20 +50,37 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s was not handled", s)
 		}
+		var seen crosstest.Seen
 		sent := func() []string {
-			var texts []string
+			seen = crosstest.Seen{}
 			for _, r := range e.f.all() {
+				var msg any
 				switch {
 				case r.Method == "POST" && r.Path == "/interactions/"+id+"/itok-"+id+"/callback":
 					if jnum(r.JSON, "type") == 4 {
-						texts = append(texts, jstr(r.JSON, "data", "content"))
+						msg = jsonPath(r.JSON, "data")
 					}
 				case r.Method == "PATCH" && r.Path == "/webhooks/"+testApp+"/itok-"+id+"/messages/@original",
 					r.Method == "POST" && r.Path == "/webhooks/"+testApp+"/itok-"+id:
-					texts = append(texts, jstr(r.JSON, "content"))
+					msg = r.JSON
+				}
+				if msg == nil {
+					continue
+				}
+				seen.Texts = append(seen.Texts, jstr(msg, "content"))
+				rows, _ := jsonPath(msg, "components").([]any)
+				for _, row := range rows {
+					cs, _ := jsonPath(row, "components").([]any)
+					for _, c := range cs {
+						seen.Buttons = append(seen.Buttons, jstr(c, "label"))
+						opts, _ := jsonPath(c, "options").([]any)
+						for _, o := range opts {
+							seen.Buttons = append(seen.Buttons, jstr(o, "label"))
+						}
+					}
 				}
 			}
-			return texts
+			return seen.Texts
 		}
 		for deadline := time.Now().Add(10 * time.Second); len(sent()) < n; time.Sleep(10 * time.Millisecond) {
 			if time.Now().After(deadline) {
@@ -76,6 +93,7 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 				break
 			}
 		}
-		return sent()
+		sent()
+		return seen
 	})
 }

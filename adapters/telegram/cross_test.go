@@ -22,7 +22,7 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 		users[name] = bot.User{Name: u.First, Mention: "@" + u.Username}
 	}
 	handled := 0
-	crosstest.Check(t, "telegram", users, func(s crosstest.Step) []string {
+	crosstest.Check(t, "telegram", users, func(s crosstest.Step) crosstest.Seen {
 		mark := len(f.requests())
 		f.say(people[s.User], group, s.Typed())
 		handled++
@@ -30,17 +30,23 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s was not handled", s)
 		}
+		var seen crosstest.Seen
 		sent := func() []string {
-			var texts []string
+			seen = crosstest.Seen{}
 			for _, r := range f.requests()[mark:] {
 				switch r.Method {
 				case "sendMessage":
-					texts = append(texts, r.Params["text"])
+					seen.Texts = append(seen.Texts, r.Params["text"])
 				case "sendPhoto", "sendAnimation":
-					texts = append(texts, r.Params["caption"])
+					seen.Texts = append(seen.Texts, r.Params["caption"])
+				default:
+					continue
+				}
+				for _, b := range buttonsOf(r.Params["reply_markup"]) {
+					seen.Buttons = append(seen.Buttons, b[0])
 				}
 			}
-			return texts
+			return seen.Texts
 		}
 		f.waitFor("the answers", func([]apiRequest) bool { return len(sent()) >= n })
 		// A long answer may still have parts on the way.
@@ -50,7 +56,8 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 				break
 			}
 		}
-		return sent()
+		sent()
+		return seen
 	})
 	f.noRefusals()
 }

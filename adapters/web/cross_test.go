@@ -31,7 +31,7 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 		users[name] = bot.User{Name: name, Mention: "@" + name}
 	}
 	handled := 0
-	crosstest.Check(t, "web", users, func(st crosstest.Step) []string {
+	crosstest.Check(t, "web", users, func(st crosstest.Step) crosstest.Seen {
 		tab := tabs[st.User]
 		tab.say(st.Typed())
 		handled++
@@ -39,11 +39,14 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s was not handled", st)
 		}
-		var texts []string
+		var seen crosstest.Seen
 		public := 0
-		for len(texts) < n {
+		for len(seen.Texts) < n {
 			if e := tab.next(); e.Kind == "reply" {
-				texts = append(texts, e.Text)
+				seen.Texts = append(seen.Texts, e.Text)
+				for _, b := range e.Buttons {
+					seen.Buttons = append(seen.Buttons, b.Label)
+				}
 				if !e.Private {
 					public++
 				}
@@ -58,6 +61,6 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 				}
 			}
 		}
-		return texts
+		return seen
 	})
 }

@@ -16,6 +16,7 @@ import (
 	"log/slog"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -56,13 +57,14 @@ func step(user, command string, kv ...string) Step {
 // every option of the table at least once (TestScriptCoversTable checks
 // it), in an order where each answer means something: challenges made,
 // declined, withdrawn and accepted, a game with moves, a takeback asked
-// and declined, a draw offered and declined, a resignation, a game
-// against the computer.
+// and declined, a draw offered and declined, a resignation, an ambiguous
+// move, a game against the computer.
 func Script() []Step {
 	return []Step{
 		step("bob", "help"), // on Telegram, bob has now written where the bot is
 		step("alice", "variants"),
 		step("alice", "rules", "variant", "moebius"),
+		step("alice", "rules"), // which one? buttons for each
 		step("alice", "settings", "orientation", "black"),
 		step("alice", "settings", "orientation", "auto"),
 		step("alice", "challenge", "opponent", "bob", "variant", "moebius", "color", "black", "time", "5+3", "rated", "false"),
@@ -87,8 +89,9 @@ func Script() []Step {
 		step("alice", "history", "player", "bob"),
 		step("alice", "leaderboard", "variant", "standard"),
 		step("bob", "stats", "player", "alice"),
-		step("alice", "challenge", "opponent", "bob", "variant", "cube"),
+		step("alice", "challenge", "opponent", "bob", "variant", "moebius"),
 		step("bob", "accept"),
+		step("alice", "move", "move", "Rd8'"), // either rook: buttons for both
 		step("bob", "draw", "answer", "offer"),
 		step("alice", "accept"), // a draw offer accepted with /accept
 		step("alice", "challenge", "level", "2", "color", "white", "variant", "chess66"),
@@ -132,19 +135,26 @@ func NewService(t testing.TB) *bot.Service {
 	})
 }
 
+// Seen is what the users of a platform were shown in answer to a step:
+// the texts of the messages, and the labels of their buttons.
+type Seen struct {
+	Texts   []string
+	Buttons []string
+}
+
 // Reference runs the script on the bot directly, with the options as a
-// picker would give them, and returns the normalised answers of each
-// step. platform and users are as the platform under test presents them
-// (its name appears in PGN headers, its display names and mentions in
-// most answers).
-func Reference(t testing.TB, platform string, users map[string]bot.User) []string {
+// picker would give them, and returns what each step answers. platform
+// and users are as the platform under test presents them (its name
+// appears in PGN headers, its display names and mentions in most
+// answers).
+func Reference(t testing.TB, platform string, users map[string]bot.User) []Seen {
 	svc := NewService(t)
 	users = maps.Clone(users)
 	for name, u := range users {
 		u.ID = "reference:" + name // ids never show
 		users[name] = u
 	}
-	var out []string
+	var out []Seen
 	for _, s := range Script() {
 		spec, _ := bot.CommandByName(s.Command)
 		cmd := bot.Command{Platform: platform, Channel: platform + ":reference", User: users[s.User], Name: s.Command, Args: map[string]string{}}
@@ -158,11 +168,14 @@ func Reference(t testing.TB, platform string, users map[string]bot.User) []strin
 				cmd.Args[o.Name] = v
 			}
 		}
-		var texts []string
+		var seen Seen
 		for _, r := range svc.Handle(cmd) {
-			texts = append(texts, r.Text)
+			seen.Texts = append(seen.Texts, r.Text)
+			for _, b := range r.Buttons {
+				seen.Buttons = append(seen.Buttons, b.Label)
+			}
 		}
-		out = append(out, Normalize(texts))
+		out = append(out, seen)
 	}
 	return out
 }
@@ -175,16 +188,22 @@ func Normalize(texts []string) string {
 }
 
 // Check runs the script on one platform. do performs a step as a user of
-// the platform would and returns the texts the users were shown in
-// answer; users are alice and bob as the platform names and mentions
-// them.
-func Check(t *testing.T, platform string, users map[string]bot.User, do func(Step) []string) {
+// the platform would and returns what the users were shown in answer;
+// users are alice and bob as the platform names and mentions them. The
+// texts must be the bot's, and every button the bot gave must be there
+// (a platform may add its own, like Telegram's tap-to-move).
+func Check(t *testing.T, platform string, users map[string]bot.User, do func(Step) Seen) {
 	t.Helper()
 	want := Reference(t, platform, users)
 	for i, s := range Script() {
-		got := Normalize(do(s))
-		if got != want[i] {
-			t.Errorf("%s, step %d (%s):\n got: %q\nwant: %q", platform, i, s, got, want[i])
+		seen := do(s)
+		if got, want := Normalize(seen.Texts), Normalize(want[i].Texts); got != want {
+			t.Errorf("%s, step %d (%s):\n got: %q\nwant: %q", platform, i, s, got, want)
+		}
+		for _, label := range want[i].Buttons {
+			if !slices.Contains(seen.Buttons, label) {
+				t.Errorf("%s, step %d (%s): no button %q among %q", platform, i, s, label, seen.Buttons)
+			}
 		}
 	}
 }

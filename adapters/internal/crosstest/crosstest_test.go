@@ -13,18 +13,27 @@ func TestScriptCoversTable(t *testing.T) {
 	}
 }
 
-// TestReference checks that the script means something: every step is
-// answered, and the answers that carry the story say what they should.
+// TestReference checks that the script means something (every step is
+// answered) and that the table says which commands answer with buttons:
+// those and only those do in the script.
 func TestReference(t *testing.T) {
 	ref := Reference(t, "test", map[string]bot.User{
 		"alice": {ID: "test:a", Name: "alice", Mention: "@alice"},
 		"bob":   {ID: "test:b", Name: "bob", Mention: "@bob"},
 	})
 	script := Script()
-	for i, texts := range ref {
-		if texts == "" {
+	buttons := map[string]bool{}
+	for i, seen := range ref {
+		if Normalize(seen.Texts) == "" {
 			t.Errorf("step %d (%s) has no answer", i, script[i])
 		}
-		t.Logf("%s\n\t%q", script[i], texts)
+		if len(seen.Buttons) > 0 {
+			buttons[script[i].Command] = true
+		}
+	}
+	for _, c := range bot.Commands {
+		if c.Buttons != buttons[c.Name] {
+			t.Errorf("/%s: the table says buttons %v, the script's answers %v", c.Name, c.Buttons, buttons[c.Name])
+		}
 	}
 }
