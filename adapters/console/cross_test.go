@@ -69,10 +69,11 @@ func buttonLabels(transcript string) []string {
 	for _, line := range strings.Split(transcript, "\n") {
 		rest, ok := strings.CutPrefix(line, "  buttons: ")
 		for ok {
-			var label string
-			_, rest, ok = strings.Cut(rest, "[")
-			if label, rest, ok = strings.Cut(rest, "]"); ok {
-				labels = append(labels, label)
+			if _, rest, ok = strings.Cut(rest, "["); ok {
+				var label string
+				if label, rest, ok = strings.Cut(rest, "]"); ok {
+					labels = append(labels, label)
+				}
 			}
 		}
 	}
