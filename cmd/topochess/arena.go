@@ -58,7 +58,7 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	jobs := fs.Int("jobs", 1, "games played at once")
 	verbose := fs.Bool("v", false, "print one line per game")
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "arena", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "arena", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
