@@ -53,13 +53,42 @@ func (pl cubePlace) at(n int, u, v float64) Point {
 }
 
 const (
-	cubeGapX = 0.5 // between the two boards, where faces 4 and 1 stand side by side
-	cubeGapY = 1.8 // between face 4 and face 5: room for two tags
-	// cubeCharW is the advance of a small label's character at the
-	// smallest pictures (12 px text on cells of about 20 px), to keep
-	// tags beside vertical sides clear of the cells.
-	cubeCharW = 0.37
+	// Between the two boards: room beside face 6 for its tag, and for
+	// the names of the home rows, wider than a face of cube5.
+	cubeGapX = 1.0
+	// Between face 4 and face 5 (and face 1 and face 6): two rows of text,
+	// the tag of face 4's bottom row and the one over face 5.
+	cubeGapY = 2.3
+	// cubeTextGap is the room the renderer keeps between a text and a
+	// cell (render/frame.go: labelGap).
+	cubeTextGap = 0.08
 )
+
+// The renderer draws labels 17 px high (the em) in a picture 400 px
+// wide, and as much larger as the picture is wider; on a cube net that
+// is most of a cell. The labels are placed for that size, in cells.
+const (
+	cubePhoneWidth = 400.0
+	cubeLabelPx    = 17.0
+	cubeFramePad   = 0.2 // render/frame.go: framePad
+)
+
+// The room of a text at em size em (in cells): the renderer's generous
+// estimate of its half width per character (render/frame.go: textHalf);
+// its box reaches 0.405 em above the middle of its capitals and 0.605 em
+// below (render/board.go: drawText), and the picture may be turned half
+// round, so either way may be down: cellH is the half height that keeps
+// a text off cells, textH the one that keeps two texts apart.
+func (d *cubeDrawing) runeW() float64 { return 0.37 * d.em }
+func (d *cubeDrawing) cellH() float64 { return 0.61 * d.em }
+func (d *cubeDrawing) textH() float64 { return 0.51 * d.em }
+
+// above is the distance from a cell's side to the middle of a row of text
+// beside it, lineGap the distance between two rows of text, beside the
+// distance from an upright side to the middle of a character beside it.
+func (d *cubeDrawing) above() float64   { return d.cellH() + 0.02 }
+func (d *cubeDrawing) lineGap() float64 { return 2*d.textH() + 0.04 }
+func (d *cubeDrawing) beside() float64  { return d.runeW() + cubeTextGap + 0.03 }
 
 // cubeCuts are the cut edges in the order their bands are listed; the
 // renderer colours bands by pair in a cycle of four, and this order keeps
@@ -67,10 +96,12 @@ const (
 var cubeCuts = [8][2]int{{4, 6}, {1, 4}, {1, 5}, {1, 6}, {3, 5}, {2, 6}, {2, 3}, {4, 5}}
 
 type cubeDrawing struct {
-	b     *cubeBoard
-	place [7]cubePlace
-	own14 int // the face that draws the 1/4 edge
-	l     *Layout
+	b      *cubeBoard
+	place  [7]cubePlace
+	own14  int     // the face that draws the 1/4 edge
+	em     float64 // the size of label text, in cells
+	l      *Layout
+	placed [][4]float64 // the room of the labels placed so far
 }
 
 // owner is the face whose square a cell is drawn in.
@@ -99,8 +130,76 @@ func (d *cubeDrawing) square(f, c int) []Point {
 	return []Point{pl.at(n, u, v), pl.at(n, u+1, v), pl.at(n, u+1, v+1), pl.at(n, u, v+1)}
 }
 
-func (d *cubeDrawing) label(x, y float64, text string, small bool) {
-	d.l.Labels = append(d.l.Labels, Label{At: Point{x, y}, Text: text, Small: small})
+// labelRoom is the room a label of half height hh takes at (x, y).
+func (d *cubeDrawing) labelRoom(x, y float64, text string, hh float64) [4]float64 {
+	hw := d.runeW()*float64(len([]rune(text))) + cubeTextGap
+	return [4]float64{x - hw, y - hh, x + hw, y + hh}
+}
+
+func boxesOverlap(a, b [4]float64) bool {
+	const e = 1e-9
+	return a[0] < b[2]-e && b[0] < a[2]-e && a[1] < b[3]-e && b[1] < a[3]-e
+}
+
+// clear tells whether a label's room at (x, y) holds no cell and no
+// label placed before.
+func (d *cubeDrawing) clear(x, y float64, text string) bool {
+	bx := d.labelRoom(x, y, text, d.cellH())
+	for _, sh := range d.l.Shapes {
+		p, q := sh.Poly[0], sh.Poly[2]
+		if boxesOverlap(bx, [4]float64{min(p.X, q.X), min(p.Y, q.Y), max(p.X, q.X), max(p.Y, q.Y)}) {
+			return false
+		}
+	}
+	bx = d.labelRoom(x, y, text, d.textH())
+	for _, o := range d.placed {
+		if boxesOverlap(bx, o) {
+			return false
+		}
+	}
+	return true
+}
+
+// label puts a text at (x, y) or, where that is taken, the nearest place
+// clear of cells and labels: moving the way (dx, dy) first, then across
+// it, whichever is shorter. The labels of a net this crowded cannot rely
+// on the renderer, which moves a label off cells but not off others.
+func (d *cubeDrawing) label(x, y float64, text string, small bool, dx, dy float64) {
+	d.labelOn(x, y, text, small, [][2]float64{{dx, dy}, {-dy, dx}, {dy, -dx}})
+}
+
+// labelOn is label moving only the ways listed.
+func (d *cubeDrawing) labelOn(x, y float64, text string, small bool, ways [][2]float64) {
+	const step, steps = 0.05, 120
+	bx, by, best := x, y, -1
+	for _, dir := range ways {
+		for i := 0; i < steps && (best < 0 || i < best); i++ {
+			px, py := x+float64(i)*step*dir[0], y+float64(i)*step*dir[1]
+			if d.clear(px, py, text) {
+				bx, by, best = px, py, i
+				break
+			}
+		}
+	}
+	if best < 0 {
+		panic(fmt.Sprintf("engine: no room for cube label %q", text))
+	}
+	d.placed = append(d.placed, d.labelRoom(bx, by, text, d.textH()))
+	d.l.Labels = append(d.l.Labels, Label{At: Point{bx, by}, Text: text, Small: small})
+}
+
+// extent is the box of the cells drawn as face f's own.
+func (d *cubeDrawing) extent(f int) (x0, y0, x1, y1 float64) {
+	x0, y0, x1, y1 = math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for c := range d.b.pts {
+		if d.owner(c) != f {
+			continue
+		}
+		for _, p := range d.square(f, c) {
+			x0, y0, x1, y1 = min(x0, p.X), min(y0, p.Y), max(x1, p.X), max(y1, p.Y)
+		}
+	}
+	return
 }
 
 // edgeCells lists the cells shared by faces f and g without the corners,
@@ -204,11 +303,30 @@ func (d *cubeDrawing) rowName(f, g int) string {
 	return first + "–" + last
 }
 
+// layout draws the net with labels sized for the picture at phone width:
+// the text's size in cells follows from the picture's width in cells,
+// which depends on the room the labels take, so it settles in a few
+// rounds, from small text up.
 func (b *cubeBoard) layout(own14 int) *Layout {
+	em := 0.5
+	var l *Layout
+	for round := 0; round < 8; round++ {
+		l = b.layoutAt(own14, em)
+		scale := math.Floor(cubePhoneWidth / (l.MaxX - l.MinX + 2*cubeFramePad))
+		need := math.Round(cubeLabelPx) / scale
+		if need <= em {
+			break
+		}
+		em = need + 0.01
+	}
+	return l
+}
+
+func (b *cubeBoard) layoutAt(own14 int, em float64) *Layout {
 	n := b.n
 	m := float64(n - 1)
 	N := float64(n)
-	d := &cubeDrawing{b: b, own14: own14, l: &Layout{}}
+	d := &cubeDrawing{b: b, own14: own14, em: em, l: &Layout{}}
 	x2 := N + cubeGapX // left edge of the board of faces 1 and 2
 	y4 := m + cubeGapY // bottom edge of face 4's square
 	d.place = [7]cubePlace{
@@ -264,39 +382,38 @@ func (b *cubeBoard) layout(own14 int) *Layout {
 		l.Marks = append(l.Marks, Mark{From: a, To: z, Kind: "glue"})
 	}
 
-	// The two boards: files on the outer end, ranks on the outer side,
-	// face numbers in the outer corners.
-	top3 := y4 + m + N
-	bot2 := 1.0
-	d.boardLabels(3, 4, -0.4, top3+0.4)
-	d.boardLabels(1, 2, x2+N+0.4, bot2-0.4)
-	d.label(-0.45, top3+0.45, "3", false)
-	bot4 := y4
-	if own14 != 4 {
-		bot4++
-	}
-	d.label(-0.45, bot4-0.5, "4", false)
-	top1 := m + N
-	if own14 != 1 {
-		top1--
-	}
-	d.label(x2+N+0.45, top1+0.5, "1", false)
-	d.label(x2+N+0.45, bot2-0.45, "2", false)
-
-	// The home rows name both their names on both sides.
-	home := func(f, g int) string { return d.rowName(f, g) + " = " + d.rowName(g, f) }
-	t14 := home(1, 4)
-	d.label(N/2, bot4-0.45, t14, true)
-	d.label(x2+N/2, top1+0.45, t14, true)
-	t23 := home(2, 3)
-	d.label(N/2, top3+1.1, t23, true)
-	d.label(x2+N/2, bot2-1.1, t23, true)
-
+	// Text goes on in order of importance, each label where it is meant
+	// to stand or the nearest free place: the coordinates of the two
+	// boards and the caps, the names of the home rows, which are wider
+	// than a face of cube5, the face numbers in the corners, then the
+	// tags of the caps, whose places are freest.
+	d.boardLabels(3, 4, -1)
+	d.boardLabels(1, 2, 1)
 	d.capLabels(6, 1, 2)
 	d.capLabels(5, 0, 3)
-	// Face numbers of the caps in their free corners.
-	d.label(2*m+0.45, y4+2*m+0.45, "6", false)
-	d.label(x2-m+1-0.45, 1-0.45, "5", false)
+	// A home row drawn on one face is named on the other's side too:
+	// beside the row, "= its other names"; where it is missing, "to" where
+	// it is drawn. Face 3 draws the 2/3 row, above its file letters.
+	d.rowTags(own14, 5-own14)
+	d.rowTags(3, 2)
+
+	for _, fc := range [6]struct {
+		f      int
+		sx, sy float64 // the corner: −1 left or bottom, 1 right or top
+	}{{3, -1, 1}, {4, -1, -1}, {1, 1, 1}, {2, 1, -1}, {6, 1, 1}, {5, -1, -1}} {
+		x0, y0, x1, y1 := d.extent(fc.f)
+		x, y := x0-d.beside(), y0-d.above()
+		if fc.sx > 0 {
+			x = x1 + d.beside()
+		}
+		if fc.sy > 0 {
+			y = y1 + d.above()
+		}
+		d.label(x, y, fmt.Sprint(fc.f), false, fc.sx, 0)
+	}
+
+	d.capTags(6, 1, 2)
+	d.capTags(5, 0, 3)
 
 	first := true
 	grow := func(x, y float64) {
@@ -312,19 +429,58 @@ func (b *cubeBoard) layout(own14 int) *Layout {
 			grow(pt.X, pt.Y)
 		}
 	}
-	for _, lb := range l.Labels {
-		hw := cubeCharW * float64(len([]rune(lb.Text))) / 2
-		grow(lb.At.X-hw, lb.At.Y-0.3)
-		grow(lb.At.X+hw, lb.At.Y+0.3)
+	for _, bx := range d.placed {
+		grow(bx[0], bx[1])
+		grow(bx[2], bx[3])
 	}
 	return l
 }
 
-// boardLabels labels a board of face top over face bottom: rank numbers
-// in the column at x, file letters in the row at y. The fold row carries
-// both its ranks, each toward its own face.
-func (d *cubeDrawing) boardLabels(top, bottom int, x, y float64) {
+// rowTags names the home row of the edge between face o, which draws it,
+// and face g, where it is missing: on o's side of the row "= g's names",
+// on g's side "to o's names". The tags stand over the top or under the
+// bottom of the board, beyond any file letters there.
+func (d *cubeDrawing) rowTags(o, g int) {
+	for _, f := range []int{o, g} {
+		text := "= " + d.rowName(g, o)
+		if f == g {
+			text = "to " + d.rowName(o, g)
+		}
+		x0, y0, x1, y1 := d.extent(f)
+		cells := d.edgeCells(o, g)
+		a, _ := d.line(f, cells, 0)
+		y, dy := y0-d.above(), -1.0
+		if a.Y > (y0+y1)/2 {
+			y, dy = y1+d.above(), 1
+		}
+		d.label((x0+x1)/2, y, text, true, 0, dy)
+	}
+}
+
+// boardLabels labels a board of face top over face bottom, its rank
+// numbers on its side out (−1 left, 1 right) and its file letters on its
+// outer end. The fold row carries both its ranks, one over the other,
+// each toward its own face, just outside the column of the others.
+func (d *cubeDrawing) boardLabels(top, bottom int, out float64) {
 	n := d.b.n
+	var x, fileY, fileDir float64
+	{
+		x0, _, x1, y1 := d.extent(top)
+		_, by0, _, _ := d.extent(bottom)
+		x = x0 - d.beside()
+		if out > 0 {
+			x = x1 + d.beside()
+		}
+		fileY, fileDir = y1+d.above(), 1
+		if out > 0 {
+			fileY, fileDir = by0-d.above(), -1
+		}
+	}
+	type fold struct {
+		y    float64
+		text string
+	}
+	var folds []fold
 	for _, f := range []int{top, bottom} {
 		mid := d.place[f].at(n, float64(n)/2, float64(n)/2).Y
 		for r := 0; r < n; r++ {
@@ -335,55 +491,64 @@ func (d *cubeDrawing) boardLabels(top, bottom int, x, y float64) {
 			at := d.place[f].at(n, 1.5, float64(r)+0.5).Y
 			fs := d.b.faces[c]
 			if fs&(1<<top) != 0 && fs&(1<<bottom) != 0 {
-				at += 0.3 * math.Copysign(1, mid-at)
+				dy := math.Copysign(1, mid-at)
+				folds = append(folds, fold{at + 0.5*dy, fmt.Sprint(r + 1)})
+				continue
 			}
-			d.label(x, at, fmt.Sprint(r+1), true)
+			d.label(x, at, fmt.Sprint(r+1), true, out, 0)
 		}
 	}
+	// Straight out only: moved up or down, a number would sit beside a
+	// row it does not name.
+	for _, fd := range folds {
+		d.labelOn(x, fd.y, fd.text, true, [][2]float64{{out, 0}})
+	}
+	edge := top
+	if out > 0 {
+		edge = bottom
+	}
 	for f := 0; f < n; f++ {
-		d.label(d.place[top].at(n, float64(f)+0.5, 1).X, y, string(rune('a'+f)), true)
+		d.label(d.place[edge].at(n, float64(f)+0.5, 1).X, fileY, string(rune('a'+f)), true, 0, fileDir)
 	}
 }
 
 // capLabels labels the inner cells of a cap face (5 or 6): file letters on
 // side fileSide and rank numbers on side rankSide of the drawing (0 bottom,
-// 1 right, 2 top, 3 left), and on every side where the cap's edge row is
-// missing a tag naming where it continues, beyond those labels.
+// 1 right, 2 top, 3 left).
 func (d *cubeDrawing) capLabels(f, fileSide, rankSide int) {
 	n := d.b.n
 	m := float64(n - 1)
-	lo := d.place[f].at(n, 1, 1)
-	hi := d.place[f].at(n, m, m)
-	x0, x1 := min(lo.X, hi.X), max(lo.X, hi.X)
-	y0, y1 := min(lo.Y, hi.Y), max(lo.Y, hi.Y)
-	// out is the point at distance off outside side s, at along.
-	out := func(s int, along, off float64) (float64, float64) {
-		switch s {
-		case 0:
-			return along, y0 - off
-		case 1:
-			return x1 + off, along
-		case 2:
-			return along, y1 + off
-		}
-		return x0 - off, along
-	}
 	for i := 1; i < n-1; i++ {
 		p := d.place[f].at(n, float64(i)+0.5, m/2+0.5)
-		along := p.X
-		if fileSide == 1 || fileSide == 3 {
-			along = p.Y
-		}
-		x, y := out(fileSide, along, 0.4)
-		d.label(x, y, string(rune('a'+i)), true)
+		d.sideLabel(f, fileSide, p, string(rune('a'+i)))
 		p = d.place[f].at(n, m/2+0.5, float64(i)+0.5)
-		along = p.X
-		if rankSide == 1 || rankSide == 3 {
-			along = p.Y
-		}
-		x, y = out(rankSide, along, 0.4)
-		d.label(x, y, fmt.Sprint(i+1), true)
+		d.sideLabel(f, rankSide, p, fmt.Sprint(i+1))
 	}
+}
+
+// sideLabel puts a text just outside side s of face f's drawn cells, level
+// with p.
+func (d *cubeDrawing) sideLabel(f, s int, p Point, text string) {
+	x0, y0, x1, y1 := d.extent(f)
+	hw := d.runeW()*float64(len([]rune(text))) + cubeTextGap + 0.02
+	switch s {
+	case 0:
+		d.label(p.X, y0-d.above(), text, true, 0, -1)
+	case 1:
+		d.label(x1+hw, p.Y, text, true, 1, 0)
+	case 2:
+		d.label(p.X, y1+d.above(), text, true, 0, 1)
+	default:
+		d.label(x0-hw, p.Y, text, true, -1, 0)
+	}
+}
+
+// capTags puts, on every side of cap face f where its edge row is missing
+// (drawn with a belt face, not folded), a tag naming where it continues,
+// beyond the labels on that side.
+func (d *cubeDrawing) capTags(f, fileSide, rankSide int) {
+	n := d.b.n
+	x0, y0, x1, y1 := d.extent(f)
 	for g := 1; g <= 4; g++ {
 		cells := d.edgeCells(f, g)
 		o := d.owner(cells[0])
@@ -404,22 +569,21 @@ func (d *cubeDrawing) capLabels(f, fileSide, rankSide int) {
 		}
 		file, _ := cubeFileRank(n, g, d.b.pts[cells[0]])
 		text := fmt.Sprintf("to %d%c", g, 'a'+file)
-		labelled := s == fileSide || s == rankSide
-		off := 0.45
-		if labelled {
-			off = 1.1
+		// Beyond the row of letters or numbers on a labelled side.
+		off := 0.0
+		if s == fileSide || s == rankSide {
+			off = d.lineGap()
 		}
-		along := mid.X
-		if s == 1 || s == 3 {
-			// Upright text beside an upright side: clear the side (and
-			// its labels) by half the text's width at its widest.
-			along = mid.Y
-			off = 0.15 + cubeCharW*float64(len([]rune(text)))/2
-			if labelled {
-				off += 0.6
-			}
+		hw := d.runeW()*float64(len([]rune(text))) + cubeTextGap + 0.02
+		switch s {
+		case 0:
+			d.label(mid.X, y0-d.above()-off, text, true, 0, -1)
+		case 1:
+			d.label(x1+hw+off, mid.Y, text, true, 1, 0)
+		case 2:
+			d.label(mid.X, y1+d.above()+off, text, true, 0, 1)
+		default:
+			d.label(x0-hw-off, mid.Y, text, true, -1, 0)
 		}
-		x, y := out(s, along, off)
-		d.label(x, y, text, true)
 	}
 }
