@@ -493,7 +493,7 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 	}
 	defer unlock()
 	if rec.BotLevel > 0 {
-		return s.botDraw(c, rec, answer)
+		return s.botDraw(c, rec, g, answer)
 	}
 	me, other := playerOf(rec, side), playerOf(rec, side.Other())
 	offeredByOther := rec.DrawOffer == side.Other().String()

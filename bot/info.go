@@ -8,21 +8,6 @@ import (
 	"topochess/storage"
 )
 
-// HelpText lists the commands; adapters may show it as their description.
-const HelpText = `I run chess games on twisted boards. Commands:
-/challenge @player [variant] [white|black|random] [time:1d|time:5+3] [rated:false] — challenge someone (no name: anyone here may accept); rated unless rated:false
-/challenge bot [variant] [level:1-5] [white|black] — play the computer, at once (unrated)
-/accept, /decline — answer a challenge (or a draw offer); /cancel — withdraw your challenge
-/move <move> — play a move: e2e4, e2-e4, Nf3, exd5, O-O, e7e8=Q
-/board — show the board; /moves <cell> — where the piece on that cell can go (yours or your opponent's)
-/resign — give up; /draw — offer a draw (or accept the one offered to you)
-/games — your games and challenges here
-/takeback — ask to take back your last move; /pgn, /replay [game] — a game as PGN or as an animation
-/history [@player] — games finished here; /leaderboard [variant], /stats [@player] — ratings
-/variants — the boards you can play; /rules <variant> — how one works
-/settings orientation:auto|white|black — which side is drawn at the bottom of the boards shown to you alone (auto: your side); boards posted for everyone keep White at the bottom all game (against the computer: your side)
-With several games at once, add game:ID (for example game:g12) to a command.`
-
 func (s *Service) cmdHelp(c *call) []Reply {
 	return []Reply{{Text: HelpText, Private: true}}
 }

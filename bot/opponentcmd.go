@@ -186,17 +186,6 @@ func (s *Service) botTakeback(c *call, rec *storage.Game, g *engine.Game, side e
 	return []Reply{r}
 }
 
-// botDraw answers draw offers to the computer, which plays every game to
-// its end: mate, stalemate, repetition, the 100 half-move rule and bare
-// kings still end it by themselves.
-func (s *Service) botDraw(c *call, rec *storage.Game, answer string) []Reply {
-	if answer != "" {
-		return s.fail(c, "The computer never offers draws in %s; there is nothing to %s.", rec.ID, answer)
-	}
-	bot := playerOf(rec, sideOfBot(rec))
-	return []Reply{{Text: fmt.Sprintf("%s · %s declines the draw: the computer plays every game to the end (repetition, stalemate and the 100 half-move rule still draw). /resign ends it.", rec.ID, bot.Name)}}
-}
-
 func sideOfBot(rec *storage.Game) engine.Color {
 	if rec.White.ID == BotID {
 		return engine.White

@@ -464,6 +464,7 @@ func (s *Service) Maintain() {
 	} else if n > 0 {
 		s.log.Info("pruned event ids", "count", n)
 	}
+	s.pruneMessages(now)
 	if n, err := s.store.PruneChallenges(now); err != nil {
 		s.log.Error("prune challenges", "err", err)
 	} else if n > 0 {

@@ -14,7 +14,8 @@ import (
 // Why this net:
 //   - Chat apps on phones show a picture about 400 px wide. A cross-shaped
 //     net is three faces (about 22 cells) wide and leaves about 17 px per
-//     cell; two columns leave about 21 px (cube) and 32 px (cube5).
+//     cell; two columns leave 19 px (cube) and 28 px (cube5), room for
+//     labels of 17 px type included.
 //   - Faces side by side are never opposite faces, and four edges are true
 //     folds, the most two columns of three allow: 3/4 and 1/2, where the
 //     armies meet, and 3/6 and 2/5, with faces 6 and 5 laid against 3 and 2.
@@ -30,7 +31,9 @@ import (
 //     h-files, so every belt face shows whole ranks, and the home rows go
 //     with 3 and 4 on cube (with 1 on cube5, where face 1 is White's whole
 //     army). A coloured band marks both sides of every cut, and the side
-//     where the row is missing says where it continues.
+//     where the row is missing says where it continues ("to 4a1–4h1",
+//     "to 1h"); beside a home row drawn on one face stand its other names
+//     ("= 1a8–1h8").
 
 // cubePlace puts a face's own square [0,n]² (file along u, rank along v)
 // in the drawing, turned rot quarter turns counter-clockwise.
@@ -53,12 +56,12 @@ func (pl cubePlace) at(n int, u, v float64) Point {
 }
 
 const (
-	cubeGapX = 0.5 // between the two boards, where faces 4 and 1 stand side by side
-	cubeGapY = 1.8 // between face 4 and face 5: room for two tags
-	// cubeCharW is the advance of a small label's character at the
-	// smallest pictures (12 px text on cells of about 20 px), to keep
-	// tags beside vertical sides clear of the cells.
-	cubeCharW = 0.37
+	// Between the two boards: room beside face 6 for its tag, and for
+	// the names of the home rows, wider than a face of cube5.
+	cubeGapX = 1.0
+	// Between face 4 and face 5 (and face 1 and face 6): two rows of text,
+	// the tag of face 4's bottom row and the one over face 5.
+	cubeGapY = 2.3
 )
 
 // cubeCuts are the cut edges in the order their bands are listed; the
@@ -67,10 +70,12 @@ const (
 var cubeCuts = [8][2]int{{4, 6}, {1, 4}, {1, 5}, {1, 6}, {3, 5}, {2, 6}, {2, 3}, {4, 5}}
 
 type cubeDrawing struct {
-	b     *cubeBoard
-	place [7]cubePlace
-	own14 int // the face that draws the 1/4 edge
-	l     *Layout
+	b      *cubeBoard
+	place  [7]cubePlace
+	own14  int     // the face that draws the 1/4 edge
+	em     float64 // the size of label text, in cells
+	l      *Layout
+	placed [][4]float64 // the room of the labels placed so far
 }
 
 // owner is the face whose square a cell is drawn in.
@@ -97,10 +102,6 @@ func (d *cubeDrawing) square(f, c int) []Point {
 	u, v := float64(file), float64(rank)
 	pl := d.place[f]
 	return []Point{pl.at(n, u, v), pl.at(n, u+1, v), pl.at(n, u+1, v+1), pl.at(n, u, v+1)}
-}
-
-func (d *cubeDrawing) label(x, y float64, text string, small bool) {
-	d.l.Labels = append(d.l.Labels, Label{At: Point{x, y}, Text: text, Small: small})
 }
 
 // edgeCells lists the cells shared by faces f and g without the corners,
@@ -204,11 +205,30 @@ func (d *cubeDrawing) rowName(f, g int) string {
 	return first + "–" + last
 }
 
+// layout draws the net with labels sized for the picture at phone width:
+// the text's size in cells follows from the picture's width in cells,
+// which depends on the room the labels take, so it settles in a few
+// rounds, from small text up.
 func (b *cubeBoard) layout(own14 int) *Layout {
+	em := 0.5
+	var l *Layout
+	for round := 0; round < 8; round++ {
+		l = b.layoutAt(own14, em)
+		scale := math.Floor(cubePhoneWidth / (l.MaxX - l.MinX + 2*cubeFramePad))
+		need := math.Round(cubeLabelPx) / scale
+		if need <= em {
+			break
+		}
+		em = need + 0.01
+	}
+	return l
+}
+
+func (b *cubeBoard) layoutAt(own14 int, em float64) *Layout {
 	n := b.n
 	m := float64(n - 1)
 	N := float64(n)
-	d := &cubeDrawing{b: b, own14: own14, l: &Layout{}}
+	d := &cubeDrawing{b: b, own14: own14, em: em, l: &Layout{}}
 	x2 := N + cubeGapX // left edge of the board of faces 1 and 2
 	y4 := m + cubeGapY // bottom edge of face 4's square
 	d.place = [7]cubePlace{
@@ -264,39 +284,38 @@ func (b *cubeBoard) layout(own14 int) *Layout {
 		l.Marks = append(l.Marks, Mark{From: a, To: z, Kind: "glue"})
 	}
 
-	// The two boards: files on the outer end, ranks on the outer side,
-	// face numbers in the outer corners.
-	top3 := y4 + m + N
-	bot2 := 1.0
-	d.boardLabels(3, 4, -0.4, top3+0.4)
-	d.boardLabels(1, 2, x2+N+0.4, bot2-0.4)
-	d.label(-0.45, top3+0.45, "3", false)
-	bot4 := y4
-	if own14 != 4 {
-		bot4++
-	}
-	d.label(-0.45, bot4-0.5, "4", false)
-	top1 := m + N
-	if own14 != 1 {
-		top1--
-	}
-	d.label(x2+N+0.45, top1+0.5, "1", false)
-	d.label(x2+N+0.45, bot2-0.45, "2", false)
-
-	// The home rows name both their names on both sides.
-	home := func(f, g int) string { return d.rowName(f, g) + " = " + d.rowName(g, f) }
-	t14 := home(1, 4)
-	d.label(N/2, bot4-0.45, t14, true)
-	d.label(x2+N/2, top1+0.45, t14, true)
-	t23 := home(2, 3)
-	d.label(N/2, top3+1.1, t23, true)
-	d.label(x2+N/2, bot2-1.1, t23, true)
-
+	// Text goes on in order of importance, each label where it is meant
+	// to stand or the nearest free place: the coordinates of the two
+	// boards and the caps, the names of the home rows, which are wider
+	// than a face of cube5, the face numbers in the corners, then the
+	// tags of the caps, whose places are freest.
+	d.boardLabels(3, 4, -1)
+	d.boardLabels(1, 2, 1)
 	d.capLabels(6, 1, 2)
 	d.capLabels(5, 0, 3)
-	// Face numbers of the caps in their free corners.
-	d.label(2*m+0.45, y4+2*m+0.45, "6", false)
-	d.label(x2-m+1-0.45, 1-0.45, "5", false)
+	// A home row drawn on one face is named on the other's side too:
+	// beside the row, "= its other names"; where it is missing, "to" where
+	// it is drawn. Face 3 draws the 2/3 row, above its file letters.
+	d.rowTags(own14, 5-own14)
+	d.rowTags(3, 2)
+
+	for _, fc := range [6]struct {
+		f      int
+		sx, sy float64 // the corner: −1 left or bottom, 1 right or top
+	}{{3, -1, 1}, {4, -1, -1}, {1, 1, 1}, {2, 1, -1}, {6, 1, 1}, {5, -1, -1}} {
+		x0, y0, x1, y1 := d.extent(fc.f)
+		x, y := x0-d.beside(), y0-d.above()
+		if fc.sx > 0 {
+			x = x1 + d.beside()
+		}
+		if fc.sy > 0 {
+			y = y1 + d.above()
+		}
+		d.label(x, y, fmt.Sprint(fc.f), false, fc.sx, 0)
+	}
+
+	d.capTags(6, 1, 2)
+	d.capTags(5, 0, 3)
 
 	first := true
 	grow := func(x, y float64) {
@@ -312,114 +331,9 @@ func (b *cubeBoard) layout(own14 int) *Layout {
 			grow(pt.X, pt.Y)
 		}
 	}
-	for _, lb := range l.Labels {
-		hw := cubeCharW * float64(len([]rune(lb.Text))) / 2
-		grow(lb.At.X-hw, lb.At.Y-0.3)
-		grow(lb.At.X+hw, lb.At.Y+0.3)
+	for _, bx := range d.placed {
+		grow(bx[0], bx[1])
+		grow(bx[2], bx[3])
 	}
 	return l
-}
-
-// boardLabels labels a board of face top over face bottom: rank numbers
-// in the column at x, file letters in the row at y. The fold row carries
-// both its ranks, each toward its own face.
-func (d *cubeDrawing) boardLabels(top, bottom int, x, y float64) {
-	n := d.b.n
-	for _, f := range []int{top, bottom} {
-		mid := d.place[f].at(n, float64(n)/2, float64(n)/2).Y
-		for r := 0; r < n; r++ {
-			c := d.b.at(cubePoint(n, f, 1, r))
-			if o := d.owner(c); o != top && o != bottom {
-				continue // this row is drawn with the other board
-			}
-			at := d.place[f].at(n, 1.5, float64(r)+0.5).Y
-			fs := d.b.faces[c]
-			if fs&(1<<top) != 0 && fs&(1<<bottom) != 0 {
-				at += 0.3 * math.Copysign(1, mid-at)
-			}
-			d.label(x, at, fmt.Sprint(r+1), true)
-		}
-	}
-	for f := 0; f < n; f++ {
-		d.label(d.place[top].at(n, float64(f)+0.5, 1).X, y, string(rune('a'+f)), true)
-	}
-}
-
-// capLabels labels the inner cells of a cap face (5 or 6): file letters on
-// side fileSide and rank numbers on side rankSide of the drawing (0 bottom,
-// 1 right, 2 top, 3 left), and on every side where the cap's edge row is
-// missing a tag naming where it continues, beyond those labels.
-func (d *cubeDrawing) capLabels(f, fileSide, rankSide int) {
-	n := d.b.n
-	m := float64(n - 1)
-	lo := d.place[f].at(n, 1, 1)
-	hi := d.place[f].at(n, m, m)
-	x0, x1 := min(lo.X, hi.X), max(lo.X, hi.X)
-	y0, y1 := min(lo.Y, hi.Y), max(lo.Y, hi.Y)
-	// out is the point at distance off outside side s, at along.
-	out := func(s int, along, off float64) (float64, float64) {
-		switch s {
-		case 0:
-			return along, y0 - off
-		case 1:
-			return x1 + off, along
-		case 2:
-			return along, y1 + off
-		}
-		return x0 - off, along
-	}
-	for i := 1; i < n-1; i++ {
-		p := d.place[f].at(n, float64(i)+0.5, m/2+0.5)
-		along := p.X
-		if fileSide == 1 || fileSide == 3 {
-			along = p.Y
-		}
-		x, y := out(fileSide, along, 0.4)
-		d.label(x, y, string(rune('a'+i)), true)
-		p = d.place[f].at(n, m/2+0.5, float64(i)+0.5)
-		along = p.X
-		if rankSide == 1 || rankSide == 3 {
-			along = p.Y
-		}
-		x, y = out(rankSide, along, 0.4)
-		d.label(x, y, fmt.Sprint(i+1), true)
-	}
-	for g := 1; g <= 4; g++ {
-		cells := d.edgeCells(f, g)
-		o := d.owner(cells[0])
-		if o == f || samePoly(d.square(f, cells[0]), d.square(o, cells[0])) {
-			continue // drawn here, or folded
-		}
-		a, z := d.line(f, cells, 1)
-		mid := Point{(a.X + z.X) / 2, (a.Y + z.Y) / 2}
-		// The side of the drawing this edge lies on.
-		s := 0
-		switch {
-		case math.Abs(a.X-z.X) < 1e-9 && a.X > (x0+x1)/2:
-			s = 1
-		case math.Abs(a.X-z.X) < 1e-9:
-			s = 3
-		case a.Y > (y0+y1)/2:
-			s = 2
-		}
-		file, _ := cubeFileRank(n, g, d.b.pts[cells[0]])
-		text := fmt.Sprintf("to %d%c", g, 'a'+file)
-		labelled := s == fileSide || s == rankSide
-		off := 0.45
-		if labelled {
-			off = 1.1
-		}
-		along := mid.X
-		if s == 1 || s == 3 {
-			// Upright text beside an upright side: clear the side (and
-			// its labels) by half the text's width at its widest.
-			along = mid.Y
-			off = 0.15 + cubeCharW*float64(len([]rune(text)))/2
-			if labelled {
-				off += 0.6
-			}
-		}
-		x, y := out(s, along, off)
-		d.label(x, y, text, true)
-	}
 }

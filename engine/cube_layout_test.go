@@ -11,12 +11,14 @@ import (
 )
 
 // What a picture 400 px wide makes of a layout, worked out as the
-// renderer frames it (render/frame.go): the content box holds every cell,
-// label and mark plus a frame of 0.3 units, and labels are drawn at least
-// 12 px (small) or 17 px (face numbers) high whatever the scale.
+// renderer frames it (render/frame.go: planFor, fit): the content box
+// holds every cell, label and mark plus a frame of 0.2 units, the scale is
+// a whole number of pixels per cell, and every label is drawn with an em
+// of 17 px (0.34 cells when that is more, never more than a cell); a
+// digit or capital is 0.73 em high.
 const (
 	phoneWidth    = 400.0
-	phoneFramePad = 0.3
+	phoneFramePad = 0.2
 )
 
 type textBox struct {
@@ -24,28 +26,31 @@ type textBox struct {
 	text           string
 }
 
-// labelPx is the text height the renderer uses for a label at scale s.
-func labelPx(lb Label, s float64) float64 {
-	if lb.Small {
-		return math.Max(12, 0.26*s)
-	}
-	return math.Max(17, 0.30*s)
+// labelPx is the em of every label at scale s (pixels per cell).
+func labelPx(s float64) float64 {
+	return math.Round(math.Min(math.Max(0.34*s, 17), s))
 }
 
 // labelBox is a label's extent in layout units at scale s: the renderer's
-// width estimate and the height of digits and capitals.
-func labelBox(lb Label, s float64) textBox {
-	size := labelPx(lb, s) / s
-	hw := 0.31*size*float64(utf8.RuneCountInString(lb.Text)) + 0.04
-	hh := 0.37 * size
-	return textBox{lb.At.X - hw, lb.At.Y - hh, lb.At.X + hw, lb.At.Y + hh, lb.Text}
+// generous width estimate (render/frame.go: textHalf) and the box it
+// draws, 0.405 em above the middle of the capitals and 0.605 em below
+// (render/board.go: drawText); down is down the layout for White and up
+// it for Black, who sees the picture turned half round.
+func labelBox(lb Label, s float64, black bool) textBox {
+	em := labelPx(s) / s
+	hw := 0.37 * em * float64(utf8.RuneCountInString(lb.Text))
+	up, down := 0.405*em, 0.605*em
+	if black {
+		up, down = down, up
+	}
+	return textBox{lb.At.X - hw, lb.At.Y - down, lb.At.X + hw, lb.At.Y + up, lb.Text}
 }
 
 // phoneScale is the cell size in pixels of a picture phoneWidth wide, and
 // the picture's height.
 func phoneScale(l *Layout) (scale, height float64) {
 	s := 20.0
-	for i := 0; i < 50; i++ {
+	for i := 0; i < 10; i++ {
 		x0, y0, x1, y1 := l.MinX, l.MinY, l.MaxX, l.MaxY
 		add := func(x, y float64) {
 			x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
@@ -56,16 +61,17 @@ func phoneScale(l *Layout) (scale, height float64) {
 			}
 		}
 		for _, lb := range l.Labels {
-			b := labelBox(lb, s)
-			// The full em, not just the digits, must fit in the frame.
-			add(b.x0, lb.At.Y-0.5*labelPx(lb, s)/s)
-			add(b.x1, lb.At.Y+0.5*labelPx(lb, s)/s)
+			for _, black := range []bool{false, true} {
+				b := labelBox(lb, s, black)
+				add(b.x0, b.y0)
+				add(b.x1, b.y1)
+			}
 		}
 		for _, m := range l.Marks {
 			add(m.From.X, m.From.Y)
 			add(m.To.X, m.To.Y)
 		}
-		s = phoneWidth / (x1 - x0 + 2*phoneFramePad)
+		s = math.Floor(phoneWidth / (x1 - x0 + 2*phoneFramePad))
 		height = (y1 - y0 + 2*phoneFramePad) * s
 	}
 	return s, height
@@ -195,25 +201,27 @@ func TestCubePictureAtPhoneWidth(t *testing.T) {
 		if h > 1.8*phoneWidth {
 			t.Errorf("%s: %.0f px high at %.0f px wide, more than 1.8 × width", id, h, phoneWidth)
 		}
-		// Labels, drawn at their smallest legible size, stand clear of
-		// every cell and of each other.
-		var boxes []textBox
-		for _, lb := range l.Labels {
-			if labelPx(lb, s) < 12 {
-				t.Errorf("%s: label %q %.1f px", id, lb.Text, labelPx(lb, s))
-			}
-			bx := labelBox(lb, s)
-			for _, sh := range l.Shapes {
-				if overlaps(bx, squareBox(sh)) {
-					t.Errorf("%s: label %q at %v lies on %s", id, lb.Text, lb.At, v.Geo.Name(sh.Cell))
+		// Labels stand clear of every cell and of each other, seen from
+		// either side.
+		for _, black := range []bool{false, true} {
+			var boxes []textBox
+			for _, lb := range l.Labels {
+				if px := 0.73 * labelPx(s); px < 12 {
+					t.Errorf("%s: label %q %.1f px high", id, lb.Text, px)
 				}
-			}
-			for _, o := range boxes {
-				if overlaps(bx, o) {
-					t.Errorf("%s: labels %q at %v and %q overlap", id, lb.Text, lb.At, o.text)
+				bx := labelBox(lb, s, black)
+				for _, sh := range l.Shapes {
+					if overlaps(bx, squareBox(sh)) {
+						t.Errorf("%s: label %q at %v lies on %s", id, lb.Text, lb.At, v.Geo.Name(sh.Cell))
+					}
 				}
+				for _, o := range boxes {
+					if overlaps(bx, o) {
+						t.Errorf("%s: labels %q at %v and %q overlap", id, lb.Text, lb.At, o.text)
+					}
+				}
+				boxes = append(boxes, bx)
 			}
-			boxes = append(boxes, bx)
 		}
 	}
 }

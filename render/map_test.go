@@ -21,7 +21,8 @@ type MapLimits struct {
 // the variant listed exactly once with one polygon, no two polygons over
 // each other, the smallest cell at least lim.MinCell pixels across, the
 // height at most 1.8 × the width, every label and mark text at least 12 px
-// tall at 400 px wide and clear of every cell a piece can stand on. Every
+// tall at 400 px wide, clear of every cell a piece can stand on and of
+// each other. Every
 // variant's layout, the cube's included, can be checked with it.
 func CheckMapInvariants(t testing.TB, r *Renderer, v *engine.Variant, o engine.Color, lim MapLimits) {
 	t.Helper()
@@ -68,7 +69,16 @@ func CheckMapInvariants(t testing.TB, r *Renderer, v *engine.Variant, o engine.C
 		}
 	}
 	minCap := 12 * float64(lim.Width) / phoneWidth
-	for _, lb := range r.board(v, o).labels {
+	labels := r.board(v, o).labels
+	for i, a := range labels {
+		for _, b := range labels[i+1:] {
+			// One pixel of antialiasing may touch.
+			if a.x0+1 < b.x1-1 && b.x0+1 < a.x1-1 && a.y0+1 < b.y1-1 && b.y0+1 < a.y1-1 {
+				t.Errorf("%s: labels %q and %q overlap", v.ID, a.text, b.text)
+			}
+		}
+	}
+	for _, lb := range labels {
 		if lb.cap < minCap-1e-9 {
 			t.Errorf("%s: label %q is %.1f px tall, want at least %.0f", v.ID, lb.text, lb.cap, minCap)
 		}
@@ -131,26 +141,23 @@ func pixelPolysOverlap(a, b [][2]float64) bool {
 	return polyHitsRect(toPts(a), x0, y0, x1, y1)
 }
 
-// phoneVariants are the variants held to 24 px cells; the cube nets have
-// their own limit (18 px) and layout.
-func phoneVariants() []string {
-	var out []string
-	for _, id := range engine.Variants() {
-		if id != "cube" && id != "cube5" {
-			out = append(out, id)
-		}
+// phoneLimit is the smallest cell a variant's picture may have at 400 px
+// wide: 24 px, and 18 px on the cube nets, which show six faces.
+func phoneLimit(id string) float64 {
+	if id == "cube" || id == "cube5" {
+		return 18
 	}
-	return out
+	return 24
 }
 
 func TestCellMapAt400(t *testing.T) {
 	r := &Renderer{Width: 400}
-	for _, id := range phoneVariants() {
+	for _, id := range engine.Variants() {
 		v := engine.MustVariant(id)
 		mid := v.StartPosition()
 		firstMoves(mid, 12)
 		for _, o := range []engine.Color{engine.White, engine.Black} {
-			CheckMapInvariants(t, r, v, o, MapLimits{Width: 400, MinCell: 24})
+			CheckMapInvariants(t, r, v, o, MapLimits{Width: 400, MinCell: phoneLimit(id)})
 			m := r.CellMap(v, o)
 			for _, pos := range []*engine.Position{v.StartPosition(), mid} {
 				data, err := r.PNG(pos, Options{Orientation: o})
@@ -169,8 +176,10 @@ func TestCellMapAt400(t *testing.T) {
 // The chat pictures, twice as wide, hold the same limits scaled.
 func TestCellMapAtChatWidth(t *testing.T) {
 	r := New()
-	for _, id := range phoneVariants() {
-		CheckMapInvariants(t, r, engine.MustVariant(id), engine.White, MapLimits{Width: DefaultWidth, MinCell: 48})
+	for _, id := range engine.Variants() {
+		for _, o := range []engine.Color{engine.White, engine.Black} {
+			CheckMapInvariants(t, r, engine.MustVariant(id), o, MapLimits{Width: DefaultWidth, MinCell: 2 * phoneLimit(id)})
+		}
 	}
 }
 

@@ -72,6 +72,9 @@ func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
 		sent:     newSentIndex(4096),
 		ready:    make(chan struct{}),
 	}
+	if mem, ok := h.(MessageMemory); ok {
+		a.overflow.mem, a.sent.mem = mem, mem
+	}
 	if cfg.InteractionsListen != "" {
 		a.pub, _ = publicKey(cfg.PublicKey)
 	}

@@ -2,80 +2,38 @@ package discord
 
 import (
 	dg "github.com/bwmarrin/discordgo"
+
+	"topochess/bot"
 )
 
-func strOpt(name, desc string, required, auto bool) *dg.ApplicationCommandOption {
-	return &dg.ApplicationCommandOption{Type: dg.ApplicationCommandOptionString, Name: name, Description: desc, Required: required, Autocomplete: auto}
-}
-
-func choiceOpt(name, desc string, values ...string) *dg.ApplicationCommandOption {
-	o := &dg.ApplicationCommandOption{Type: dg.ApplicationCommandOptionString, Name: name, Description: desc}
-	for _, v := range values {
-		o.Choices = append(o.Choices, &dg.ApplicationCommandOptionChoice{Name: v, Value: v})
-	}
-	return o
-}
-
-func gameOpt() *dg.ApplicationCommandOption {
-	return strOpt("game", "Which game, when you play several here (see /games)", false, true)
-}
-
-// slashCommands are the commands registered with Discord. Their names and
-// option names are the bot's (bot.Command.Name and Args), so translating
-// an interaction is a copy.
+// slashCommands are the commands registered with Discord, made from the
+// bot's command table. Their names and option names are the bot's
+// (bot.Command.Name and Args), so translating an interaction is a copy.
 func slashCommands() []*dg.ApplicationCommand {
-	return []*dg.ApplicationCommand{
-		{Name: "challenge", Description: "Challenge someone (or anyone here) to a game", Options: []*dg.ApplicationCommandOption{
-			{Type: dg.ApplicationCommandOptionUser, Name: "opponent", Description: "Who to play; leave empty to let anyone here accept"},
-			strOpt("variant", "Board: standard, moebius, torus, cube, chess66, heisenberg, … (see /variants)", false, true),
-			choiceOpt("color", "Your colour (random if not given)", "white", "black", "random"),
-			choiceOpt("level", "Play the computer at this level instead: 1 easiest … 5 strongest", "1", "2", "3", "4", "5"),
-			strOpt("time", "Clock: 1d or 12h per move, or 5+3 (minutes each + seconds per move); none by default", false, false),
-			{Type: dg.ApplicationCommandOptionBoolean, Name: "rated", Description: "Count the game for the ratings (true by default)"},
-		}},
-		{Name: "accept", Description: "Accept a challenge", Options: []*dg.ApplicationCommandOption{
-			strOpt("challenge", "Which challenge, when several are open", false, false),
-		}},
-		{Name: "decline", Description: "Decline a challenge made to you", Options: []*dg.ApplicationCommandOption{
-			strOpt("challenge", "Which challenge, when several are open", false, false),
-		}},
-		{Name: "cancel", Description: "Withdraw your open challenge", Options: []*dg.ApplicationCommandOption{
-			strOpt("challenge", "Which challenge, when you have several", false, false),
-		}},
-		{Name: "move", Description: "Play a move: e2e4, Nf3, O-O, e7e8=Q …", Options: []*dg.ApplicationCommandOption{
-			strOpt("move", "Your move; start typing to see the legal ones", true, true),
-			gameOpt(),
-		}},
-		{Name: "board", Description: "Show the board of your game", Options: []*dg.ApplicationCommandOption{gameOpt()}},
-		{Name: "moves", Description: "Show where a piece can go", Options: []*dg.ApplicationCommandOption{
-			strOpt("cell", "The cell of the piece, for example g1", true, true),
-			gameOpt(),
-		}},
-		{Name: "resign", Description: "Resign a game", Options: []*dg.ApplicationCommandOption{gameOpt()}},
-		{Name: "draw", Description: "Offer a draw, or answer an offer", Options: []*dg.ApplicationCommandOption{
-			choiceOpt("answer", "offer (the default), accept or decline", "offer", "accept", "decline"),
-			gameOpt(),
-		}},
-		{Name: "games", Description: "List your games and open challenges"},
-		{Name: "variants", Description: "List the boards you can play on"},
-		{Name: "rules", Description: "Explain the rules of a variant", Options: []*dg.ApplicationCommandOption{
-			strOpt("variant", "Which variant", false, true),
-		}},
-		{Name: "help", Description: "What this bot can do"},
-		{Name: "settings", Description: "Show or change your settings", Options: []*dg.ApplicationCommandOption{
-			choiceOpt("orientation", "Which side is drawn at the bottom", "auto", "white", "black"),
-		}},
-		{Name: "takeback", Description: "Ask your opponent to take back the last move", Options: []*dg.ApplicationCommandOption{gameOpt()}},
-		{Name: "pgn", Description: "The game as PGN", Options: []*dg.ApplicationCommandOption{gameOpt()}},
-		{Name: "replay", Description: "The whole game as an animation", Options: []*dg.ApplicationCommandOption{gameOpt()}},
-		{Name: "history", Description: "Finished games in this channel", Options: []*dg.ApplicationCommandOption{
-			{Type: dg.ApplicationCommandOptionUser, Name: "player", Description: "Only this player's games"},
-		}},
-		{Name: "leaderboard", Description: "The best rated players of a variant", Options: []*dg.ApplicationCommandOption{
-			strOpt("variant", "Which board", false, true),
-		}},
-		{Name: "stats", Description: "Ratings and results of a player", Options: []*dg.ApplicationCommandOption{
-			{Type: dg.ApplicationCommandOptionUser, Name: "player", Description: "Whose (you when empty)"},
-		}},
+	out := make([]*dg.ApplicationCommand, 0, len(bot.Commands))
+	for _, c := range bot.Commands {
+		ac := &dg.ApplicationCommand{Name: c.Name, Description: c.Description}
+		for _, o := range c.Options {
+			ac.Options = append(ac.Options, slashOption(o))
+		}
+		out = append(out, ac)
 	}
+	return out
+}
+
+func slashOption(o bot.Option) *dg.ApplicationCommandOption {
+	opt := &dg.ApplicationCommandOption{Type: dg.ApplicationCommandOptionString, Name: o.Name, Description: o.Description, Required: o.Required}
+	switch o.Type {
+	case bot.OptionUser:
+		opt.Type = dg.ApplicationCommandOptionUser
+	case bot.OptionBool:
+		opt.Type = dg.ApplicationCommandOptionBoolean
+	default:
+		// Discord allows either fixed choices or suggestions, not both.
+		opt.Autocomplete = o.Suggest && len(o.Choices) == 0
+		for _, v := range o.Choices {
+			opt.Choices = append(opt.Choices, &dg.ApplicationCommandOptionChoice{Name: v, Value: v})
+		}
+	}
+	return opt
 }

@@ -19,7 +19,8 @@ import (
 //
 // The user is the Discord id the button is reserved for. The rare button
 // whose code would pass Discord's 100 characters is kept in a bounded
-// table under a short code k:<n> instead. Select menus (used when a reply
+// table under a short code k:<n> instead, or stored with the games under
+// K:<n> when the bot can store it. Select menus (used when a reply
 // has more buttons than fit) carry the same codes as option values.
 
 // overflow keeps buttons whose code is too long for a custom_id. It
@@ -31,6 +32,9 @@ type overflow struct {
 	max   int
 	codes map[string]bot.Button
 	order []string
+	// mem stores them with the games instead, under K:<n> codes that are
+	// never reused, so they work after a restart (nil: memory only).
+	mem MessageMemory
 }
 
 func newOverflow(max int) *overflow {
@@ -38,6 +42,11 @@ func newOverflow(max int) *overflow {
 }
 
 func (o *overflow) put(b bot.Button) string {
+	if o.mem != nil {
+		if id, ok := o.mem.KeepButton(platform, b); ok {
+			return "K:" + id
+		}
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	o.next++
@@ -52,6 +61,13 @@ func (o *overflow) put(b bot.Button) string {
 }
 
 func (o *overflow) get(code string) (bot.Button, bool) {
+	if id, ok := strings.CutPrefix(code, "K:"); ok {
+		if o.mem == nil {
+			return bot.Button{}, false
+		}
+		id, _, _ = strings.Cut(id, ":") // a copy's ":n" suffix
+		return o.mem.KeptButton(platform, id)
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	b, ok := o.codes[code]
@@ -82,7 +98,7 @@ func (a *Adapter) encode(b bot.Button) string {
 
 // decode reverses encode; ok is false for codes it does not know.
 func (a *Adapter) decode(code string) (bot.Button, bool) {
-	if strings.HasPrefix(code, "k:") {
+	if strings.HasPrefix(code, "k:") || strings.HasPrefix(code, "K:") {
 		return a.overflow.get(code)
 	}
 	f := strings.SplitN(code, ":", 5)

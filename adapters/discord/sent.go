@@ -1,6 +1,7 @@
 package discord
 
 import (
+	"strings"
 	"sync"
 	"time"
 )
@@ -16,13 +17,16 @@ type sentRef struct {
 }
 
 // sentIndex maps reply keys (bot.Reply.Key) to the messages that carry
-// them. It lives in memory and forgets the oldest first: after a restart
-// old buttons stay, and pressing one gets the bot's own "no longer open".
+// them. It keeps recent ones in memory, the oldest forgotten first; with
+// a MessageMemory the public messages are also stored with the games, so
+// that after a restart a later reply still takes their buttons away
+// (through the channel, the interaction token being gone by then).
 type sentIndex struct {
 	mu    sync.Mutex
 	max   int
 	refs  map[string]sentRef
 	order []string
+	mem   MessageMemory
 }
 
 func newSentIndex(max int) *sentIndex {
@@ -31,7 +35,6 @@ func newSentIndex(max int) *sentIndex {
 
 func (x *sentIndex) put(key string, ref sentRef) {
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	if _, ok := x.refs[key]; !ok {
 		x.order = append(x.order, key)
 	}
@@ -40,12 +43,25 @@ func (x *sentIndex) put(key string, ref sentRef) {
 		delete(x.refs, x.order[0])
 		x.order = x.order[1:]
 	}
+	x.mu.Unlock()
+	x.store(key, ref)
+}
+
+// store writes a message's key through to the MessageMemory: a public
+// message by its channel and id, and for any other the older entry goes.
+func (x *sentIndex) store(key string, ref sentRef) {
+	switch {
+	case x.mem == nil:
+	case !ref.private && ref.channelID != "" && ref.messageID != "":
+		x.mem.SwapMessage(platform, key, ref.channelID+"/"+ref.messageID)
+	default:
+		x.mem.TakeMessage(platform, key)
+	}
 }
 
 // take removes and returns the message a key names.
 func (x *sentIndex) take(key string) (sentRef, bool) {
 	x.mu.Lock()
-	defer x.mu.Unlock()
 	ref, ok := x.refs[key]
 	if ok {
 		delete(x.refs, key)
@@ -56,6 +72,13 @@ func (x *sentIndex) take(key string) (sentRef, bool) {
 			}
 		}
 	}
+	x.mu.Unlock()
+	if x.mem != nil {
+		stored := x.mem.TakeMessage(platform, key)
+		if ch, msg, found := strings.Cut(stored, "/"); !ok && found {
+			return sentRef{channelID: ch, messageID: msg}, true
+		}
+	}
 	return ref, ok
 }
 
@@ -63,9 +86,13 @@ func (x *sentIndex) take(key string) (sentRef, bool) {
 // token (not superseded or replaced meanwhile).
 func (x *sentIndex) update(key, token string, f func(*sentRef)) {
 	x.mu.Lock()
-	defer x.mu.Unlock()
-	if ref, ok := x.refs[key]; ok && ref.token == token {
+	ref, ok := x.refs[key]
+	if ok && ref.token == token {
 		f(&ref)
 		x.refs[key] = ref
+	}
+	x.mu.Unlock()
+	if ok && ref.token == token {
+		x.store(key, ref)
 	}
 }

@@ -98,8 +98,9 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 		listening: make(chan string, 1),
 	}
 	a.mover, _ = h.(Mover)
-	a.mover, _ = h.(Mover)
 	a.box, _ = h.(Outbox)
+	a.keys.mem, _ = h.(MessageMemory)
+	a.buttons.mem = a.keys.mem
 	silenceLibrary(a.log, cfg.Token)
 	// The queue exists from the start, so replies the bot posts before
 	// Run has connected (Send) wait in it.
@@ -324,30 +325,15 @@ func (a *Adapter) connect(ctx context.Context) error {
 	}
 }
 
-// commands is what setMyCommands registers: the list Telegram clients
-// offer after "/".
-var commands = []tgbotapi.BotCommand{
-	{Command: "challenge", Description: "Challenge someone (reply to them or name @them) or anyone here"},
-	{Command: "accept", Description: "Accept a challenge or a draw offer"},
-	{Command: "decline", Description: "Decline a challenge or a draw offer"},
-	{Command: "cancel", Description: "Withdraw your challenge"},
-	{Command: "move", Description: "Play a move: /move e2e4, /move Nf3, /move O-O"},
-	{Command: "board", Description: "Show the board of a game"},
-	{Command: "moves", Description: "Where can a piece go? /moves g1"},
-	{Command: "resign", Description: "Resign your game"},
-	{Command: "draw", Description: "Offer a draw, or answer one: /draw accept"},
-	{Command: "games", Description: "Your games and the open challenges here"},
-	{Command: "variants", Description: "The boards you can play on"},
-	{Command: "rules", Description: "The rules of a variant: /rules moebius"},
-	{Command: "help", Description: "How to play with me"},
-	{Command: "settings", Description: "Your settings: /settings orientation:black"},
-	{Command: "takeback", Description: "Ask to take back the last move"},
-	{Command: "pgn", Description: "The game as PGN"},
-	{Command: "replay", Description: "The whole game as an animation"},
-	{Command: "history", Description: "Finished games here: /history @someone"},
-	{Command: "leaderboard", Description: "Ratings: /leaderboard moebius"},
-	{Command: "stats", Description: "Someone's ratings and results: /stats @someone"},
-}
+// commands is what setMyCommands registers, made from the bot's command
+// table: the list Telegram clients offer after "/".
+var commands = func() []tgbotapi.BotCommand {
+	out := make([]tgbotapi.BotCommand, 0, len(bot.Commands))
+	for _, c := range bot.Commands {
+		out = append(out, tgbotapi.BotCommand{Command: c.Name, Description: c.Description})
+	}
+	return out
+}()
 
 func (a *Adapter) registerCommands() error {
 	_, err := a.api.Request(tgbotapi.NewSetMyCommands(commands...))

@@ -12,13 +12,15 @@ import (
 
 // Telegram gives a button at most 64 bytes of callback_data. A bot button
 // is written into it whole when it fits ("b|" and a query string), so it
-// still works after a restart; otherwise it is kept in memory under a
-// number ("k|17"). Tap-to-move buttons are "t|game|ply|step|step…".
+// still works after a restart; otherwise it is stored with the games
+// under a number ("K|17"), or kept in memory ("k|17") when the handler
+// cannot store it. Tap-to-move buttons are "t|game|ply|step|step…".
 const maxCallbackData = 64
 
 const (
 	prefixButton = "b|"
 	prefixKept   = "k|"
+	prefixStored = "K|"
 	prefixTap    = "t|"
 )
 
@@ -29,6 +31,9 @@ type buttonStore struct {
 	kept  map[int]bot.Button
 	order []int
 	max   int
+	// mem keeps buttons across restarts under ids never reused ("K|17");
+	// nil: in memory only.
+	mem MessageMemory
 }
 
 func newButtonStore(max int) *buttonStore {
@@ -51,6 +56,11 @@ func (s *buttonStore) encode(b bot.Button) string {
 	if data := prefixButton + v.Encode(); len(data) <= maxCallbackData {
 		return data
 	}
+	if s.mem != nil {
+		if id, ok := s.mem.KeepButton(platform, b); ok {
+			return prefixStored + id
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seq++
@@ -66,6 +76,12 @@ func (s *buttonStore) encode(b bot.Button) string {
 // decode reads a bot button back; ok is false for unknown or forgotten
 // data.
 func (s *buttonStore) decode(data string) (bot.Button, bool) {
+	if id, ok := strings.CutPrefix(data, prefixStored); ok {
+		if s.mem == nil {
+			return bot.Button{}, false
+		}
+		return s.mem.KeptButton(platform, id)
+	}
 	if rest, ok := strings.CutPrefix(data, prefixKept); ok {
 		n, err := strconv.Atoi(rest)
 		if err != nil {

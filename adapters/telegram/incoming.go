@@ -178,6 +178,9 @@ func (a *Adapter) mentions(m *tgbotapi.Message) (users []bot.User, unknown []str
 }
 
 func (a *Adapter) onMessage(update int, m *tgbotapi.Message) {
+	if a.migrated(m) {
+		return
+	}
 	if m.From == nil || m.From.IsBot || m.Chat == nil || m.Chat.IsChannel() {
 		return
 	}

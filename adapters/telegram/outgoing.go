@@ -3,6 +3,7 @@ package telegram
 import (
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -375,6 +376,8 @@ type keyStore struct {
 	ids   map[chatKey]int
 	order []chatKey
 	max   int
+	// mem keeps the keys across restarts (nil: memory only).
+	mem MessageMemory
 }
 
 type chatKey struct {
@@ -400,6 +403,12 @@ func (s *keyStore) swap(chat int64, key string, id int) int {
 			s.order = s.order[1:]
 		}
 	}
+	if s.mem != nil {
+		prev := s.mem.SwapMessage(chatChannel(chat), key, strconv.Itoa(id))
+		if !had {
+			old, _ = strconv.Atoi(prev)
+		}
+	}
 	return old
 }
 
@@ -408,8 +417,14 @@ func (s *keyStore) take(chat int64, key string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := chatKey{chat, key}
-	id := s.ids[k]
+	id, had := s.ids[k]
 	delete(s.ids, k)
+	if s.mem != nil {
+		m := s.mem.TakeMessage(chatChannel(chat), key)
+		if !had {
+			id, _ = strconv.Atoi(m)
+		}
+	}
 	return id
 }
 

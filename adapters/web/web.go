@@ -213,6 +213,7 @@ func (s *Server) routes() {
 	s.mux.HandleFunc("POST /api/press", s.apiPress)
 	s.mux.HandleFunc("POST /api/click", s.apiClick)
 	s.mux.HandleFunc("GET /api/events", s.apiEvents)
+	s.mux.HandleFunc("GET /api/commands", s.apiCommands)
 	s.mux.HandleFunc("GET /img/{id}", s.serveImage)
 	s.mux.HandleFunc("GET /api/map/{id}", s.serveMap)
 }

@@ -61,7 +61,7 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var ue uciEngineFlags
 	ue.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "arena", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "arena", fmt.Errorf("unexpected argument %q", fs.Arg(0)))

@@ -14,7 +14,7 @@ import (
 
 // dbPath parses the flags of check and backup, which find the database
 // by --db, else by the config's storage.path; code is -1 to go on.
-func dbPath(name string, args []string, stderr io.Writer, extra func(fs *flag.FlagSet)) (path string, timeout time.Duration, code int) {
+func dbPath(name string, args []string, stdout, stderr io.Writer, extra func(fs *flag.FlagSet)) (path string, timeout time.Duration, code int) {
 	fs := newFlagSet(name, stderr)
 	db := fs.String("db", "", "database file (default: storage.path of the config)")
 	configPath := fs.String("config", "", "config file (YAML)")
@@ -23,7 +23,7 @@ func dbPath(name string, args []string, stderr io.Writer, extra func(fs *flag.Fl
 		extra(fs)
 	}
 	if err := fs.Parse(args); err != nil {
-		return "", 0, flagError(stderr, name, err)
+		return "", 0, parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return "", 0, flagError(stderr, name, fmt.Errorf("unexpected argument %q", fs.Arg(0)))
@@ -43,7 +43,7 @@ func dbPath(name string, args []string, stderr io.Writer, extra func(fs *flag.Fl
 // record and index. A database being served is checked on a copy the
 // serving process writes (it alone may open the file).
 func cmdCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	path, timeout, code := dbPath("check", args, stderr, nil)
+	path, timeout, code := dbPath("check", args, stdout, stderr, nil)
 	if code >= 0 {
 		return code
 	}
@@ -94,7 +94,7 @@ func cmdCheck(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // runs, and checks the copy before it takes the name asked for.
 func cmdBackup(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var out *string
-	path, timeout, code := dbPath("backup", args, stderr, func(fs *flag.FlagSet) {
+	path, timeout, code := dbPath("backup", args, stdout, stderr, func(fs *flag.FlagSet) {
 		out = fs.String("out", "", "file to write the copy to (required)")
 	})
 	if code >= 0 {

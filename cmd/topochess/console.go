@@ -16,7 +16,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	images := fs.String("images", "topochess-images", "folder for the board pictures")
 	channel := fs.String("channel", "console:main", "channel id the lines speak in")
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "console", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "console", fmt.Errorf("unexpected argument %q", fs.Arg(0)))

@@ -68,7 +68,7 @@ func cmdPerft(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	depth := fs.Int("depth", -1, "depth in plies")
 	divide := fs.Bool("divide", false, "print the count below each first move")
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "perft", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "perft", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
@@ -104,7 +104,7 @@ func cmdMoves(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	var pf positionFlags
 	pf.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "moves", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "moves", fmt.Errorf("unexpected argument %q", fs.Arg(0)))

@@ -106,7 +106,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("serve", stderr)
 	configPath := fs.String("config", "", "config file (YAML)")
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "serve", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "serve", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
@@ -147,11 +147,15 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// out its searches are cancelled and waited for before the storage
 	// closes.
 	waitBot := svc.StartBot(ctx)
+	// Maintenance writes to the storage too, so it is waited for as well.
+	maintained := make(chan struct{})
 	defer func() {
 		stop()
 		waitBot()
+		<-maintained
 	}()
 	go func() {
+		defer close(maintained)
 		t := time.NewTicker(time.Hour)
 		defer t.Stop()
 		for {

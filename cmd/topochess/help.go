@@ -1,0 +1,65 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// subcommandHelp is what `topochess NAME --help` says around the flag
+// list: what the subcommand does and an example to start from. render
+// keeps its own text next to its flags.
+var subcommandHelp = map[string]struct{ usage, about, example string }{
+	"serve": {
+		usage:   "topochess [serve] [--config FILE]",
+		about:   "Runs the bot on every chat platform the config enables (Discord, Telegram, the local web chat).\nWithout a config file the settings come from TOPOCHESS_* environment variables and defaults.",
+		example: "topochess serve --config topochess.yaml",
+	},
+	"console": {
+		usage:   "topochess console [--config FILE] [--images DIR] [--channel ID]",
+		about:   "Plays through standard input: one \"name: /command\" a line, as many people as you like.\nBoard pictures are written into --images.",
+		example: "printf 'alice: /challenge @bob\\nbob: /accept\\nalice: /move e2e4\\n' | topochess console --images /tmp/boards",
+	},
+	"perft": {
+		usage:   "topochess perft --variant ID [--position P] [--moves m1,m2] --depth N [--divide]",
+		about:   "Counts the leaf nodes of the legal move tree to a depth, to check move generation.",
+		example: "topochess perft --variant moebius --depth 2 --divide",
+	},
+	"moves": {
+		usage:   "topochess moves --variant ID [--position P] [--moves m1,m2]",
+		about:   "Lists the legal moves of a position in canonical notation, one a line.",
+		example: "topochess moves --variant toroidal --moves e2-e4",
+	},
+	"check": {
+		usage:   "topochess check [--db FILE | --config FILE] [--timeout D]",
+		about:   "Verifies a database: its pages, every record and every index entry; exits 1 naming what is damaged.\nA database in use by serve or console is checked on a copy that process writes.",
+		example: "topochess check --db topochess.db",
+	},
+	"backup": {
+		usage:   "topochess backup --out FILE [--db FILE | --config FILE] [--timeout D]",
+		about:   "Writes a consistent copy of the database, checked before it is kept, also while the bot serves.\nTo restore: stop the bot, put the copy in place of the database file, start the bot (README, docs/security-storage.md).",
+		example: "topochess backup --db topochess.db --out /backups/topochess-$(date +%F).db",
+	},
+	"arena": {
+		usage:   "topochess arena --variant ID --white L --black L --games N [flags]",
+		about:   "Plays the computer against itself at levels 1-5 and prints the score (docs/ai.md).\nWith --nodes and no --movetime the games are reproducible.",
+		example: "topochess arena --variant standard --white 3 --black 1 --games 4 --alternate --nodes 2000",
+	},
+}
+
+// parseError answers a failed flag parse: --help (or -h) prints the
+// subcommand's help to stdout and succeeds, anything else is a usage
+// error on stderr.
+func parseError(fs *flag.FlagSet, stdout, stderr io.Writer, err error) int {
+	h, ok := subcommandHelp[fs.Name()]
+	if !errors.Is(err, flag.ErrHelp) || !ok {
+		return flagError(stderr, fs.Name(), err)
+	}
+	fmt.Fprintf(stdout, "Usage: %s\n\n%s\n\nFlags:\n", h.usage, h.about)
+	fs.SetOutput(stdout)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
+	fmt.Fprintf(stdout, "\nExample:\n  %s\n", h.example)
+	return 0
+}

@@ -1,0 +1,60 @@
+package storage
+
+import (
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestMessagesAcrossReopen(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.db")
+	s, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev, err := s.SwapMessage("tg:1", "board:g1", "10", t0); prev != "" || err != nil {
+		t.Fatalf("first swap: %q %v", prev, err)
+	}
+	if prev, _ := s.SwapMessage("tg:1", "board:g1", "12", t0); prev != "10" {
+		t.Errorf("second swap returned %q, want 10", prev)
+	}
+	s.SwapMessage("tg:1", "draw:g1", "11", t0)
+	id1, err := s.KeepButton("telegram", KeptButton{Command: "move", Args: map[string]string{"move": "e2-e4"}, For: "telegram:5", At: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s, err = Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m, _ := s.TakeMessage("tg:1", "draw:g1"); m != "11" {
+		t.Errorf("after reopening, draw:g1 is carried by %q, want 11", m)
+	}
+	if m, _ := s.TakeMessage("tg:1", "draw:g1"); m != "" {
+		t.Errorf("taken twice: %q", m)
+	}
+	if m, _ := s.TakeMessage("tg:2", "board:g1"); m != "" {
+		t.Errorf("another chat's key: %q", m)
+	}
+	b, err := s.Button("telegram", id1)
+	if err != nil || b.Command != "move" || b.Args["move"] != "e2-e4" || b.For != "telegram:5" {
+		t.Errorf("kept button after reopening: %+v %v", b, err)
+	}
+	id2, _ := s.KeepButton("telegram", KeptButton{Command: "board", At: t0.Add(48 * time.Hour)})
+	if id2 == id1 {
+		t.Errorf("a button id was handed out twice: %s", id2)
+	}
+	if _, err := s.Button("discord", id1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("another platform's button: %v", err)
+	}
+	if n, err := s.PruneMessages(t0.Add(time.Hour)); n != 2 || err != nil {
+		t.Errorf("pruned %d (%v), want the board key and the first button", n, err)
+	}
+	if _, err := s.Button("telegram", id2); err != nil {
+		t.Errorf("a recent button was pruned: %v", err)
+	}
+}
