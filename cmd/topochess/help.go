@@ -43,8 +43,13 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 	},
 	"arena": {
 		usage:   "topochess arena --variant ID --white L --black L --games N [flags]",
-		about:   "Plays the computer against itself at levels 1-5 and prints the score (docs/ai.md).\nWith --nodes and no --movetime the games are reproducible.",
+		about:   "Plays the computer against itself at levels 1-5, or level --white against a UCI engine (--uci),\nand prints the score with an Elo estimate (docs/ai.md). With --nodes and no --movetime the games are reproducible.",
 		example: "topochess arena --variant standard --white 3 --black 1 --games 4 --alternate --nodes 2000",
+	},
+	"uci": {
+		usage:   "topochess uci",
+		about:   "Speaks the Universal Chess Interface on standard input and output, on all ten boards (option UCI_Variant),\nfor chess GUIs, match runners and arena --uci (docs/uci.md). It takes no flags.",
+		example: "printf 'uci\\nposition startpos moves e2e4\\ngo depth 6\\nquit\\n' | topochess uci",
 	},
 }
 

@@ -47,8 +47,12 @@ type uciSession struct {
 }
 
 func cmdUCI(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		return flagError(stderr, "uci", fmt.Errorf("unexpected argument %q (the protocol is spoken on standard input; see docs/uci.md)", args[0]))
+	fs := newFlagSet("uci", stderr)
+	if err := fs.Parse(args); err != nil {
+		return parseError(fs, stdout, stderr, err)
+	}
+	if fs.NArg() > 0 {
+		return flagError(stderr, "uci", fmt.Errorf("unexpected argument %q (the protocol is spoken on standard input; see docs/uci.md)", fs.Arg(0)))
 	}
 	s := &uciSession{out: stdout, level: search.MaxLevel, hashMB: uciDefaultHash, threads: 1}
 	s.setVariant(engine.MustVariant("standard"))
