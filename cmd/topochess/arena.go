@@ -34,7 +34,7 @@ type arenaGame struct {
 	result  engine.Result
 	reason  string
 	plies   int
-	loserBy string // "illegal" or "crash" when a player forfeited
+	loserBy string // "illegal move" or "crash" when a player forfeited
 	loserA  bool
 	stats   [2]arenaStats // by player: 0 = A, 1 = B
 	detail  string
@@ -168,7 +168,7 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			if g.loserA {
 				loser = a
 			}
-			if g.loserBy == "illegal" {
+			if g.loserBy == "illegal move" {
 				loser.illegal++
 			} else {
 				loser.crashes++
@@ -283,12 +283,12 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlaye
 		m, st, err := players[player].move(g, history[:len(history)-1])
 		var bad *arenaIllegal
 		if errors.As(err, &bad) {
-			out.detail = fmt.Sprintf("%s played %s after %s", sides[player].name, bad.msg, strings.Join(g.Moves, " "))
+			out.detail = fmt.Sprintf("%s played %s after %s", sides[player].name, bad.msg, arenaMoves(g))
 			forfeit(player, "illegal move")
 			break
 		}
 		if err != nil {
-			out.detail = fmt.Sprintf("%s crashed after %s: %v", sides[player].name, strings.Join(g.Moves, " "), err)
+			out.detail = fmt.Sprintf("%s crashed after %s: %v", sides[player].name, arenaMoves(g), err)
 			forfeit(player, "crash")
 			break
 		}
@@ -303,7 +303,7 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlaye
 			}
 		}
 		if !legal {
-			out.detail = fmt.Sprintf("%s played the illegal move %d→%d after %s", sides[player].name, m.From, m.To, strings.Join(g.Moves, " "))
+			out.detail = fmt.Sprintf("%s played the illegal move %d→%d after %s", sides[player].name, m.From, m.To, arenaMoves(g))
 			forfeit(player, "illegal move")
 			break
 		}
@@ -380,3 +380,11 @@ func (p *levelPlayer) move(g *engine.Game, history []uint64) (engine.Move, arena
 }
 
 func (p *levelPlayer) close() {}
+
+// arenaMoves writes the game so far for a forfeit's explanation.
+func arenaMoves(g *engine.Game) string {
+	if len(g.Moves) == 0 {
+		return "the start"
+	}
+	return strings.Join(g.Moves, " ")
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -410,4 +411,73 @@ func mustParse(t *testing.T, pos *engine.Position, s string) engine.Move {
 		t.Fatal(err)
 	}
 	return m
+}
+
+// TestUCIArenaForfeits: an engine that answers an illegal move loses the
+// game for it, and one that dies in the middle of a game loses it as a
+// crash and is started afresh for the next; the match goes on either way.
+func TestUCIArenaForfeits(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := t.TempDir()
+	script := func(name, onGo string) string {
+		path := filepath.Join(dir, name)
+		body := "#!/bin/sh\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n" +
+			"    uci) echo 'id name fake'; echo uciok ;;\n" +
+			"    isready) echo readyok ;;\n" +
+			"    go) " + onGo + " ;;\n" +
+			"    quit) exit 0 ;;\n  esac\ndone\n"
+		if err := os.WriteFile(path, []byte(body), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, tc := range []struct {
+		name, onGo, column string
+	}{
+		{"illegal", "echo 'info depth 1 nodes 5'; echo 'bestmove e2e5'", "illegal"},
+		{"crash", "exit 3", "crashes"},
+	} {
+		var out, errb bytes.Buffer
+		code := run([]string{"arena", "--uci", script(tc.name, tc.onGo), "--white", "2", "--games", "2", "--nodes", "300", "-v"}, nil, &out, &errb)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.name, code, errb.String())
+		}
+		s := out.String()
+		var row []string
+		for _, line := range strings.Split(s, "\n") {
+			if f := strings.Fields(line); len(f) == 9 && f[0] == "fake" {
+				row = f
+			}
+		}
+		// fake: wins draws losses score illegal crashes nodes/move depth
+		want := map[string]int{"illegal": 5, "crashes": 6}[tc.column]
+		if row == nil || row[3] != "2" || row[want] != "2" {
+			t.Errorf("%s: want 2 losses by %s for the engine:\n%s", tc.name, tc.column, s)
+		}
+		if !strings.Contains(s, "result: level 2 against fake: +2 =0 -0") {
+			t.Errorf("%s: no result line for two wins:\n%s", tc.name, s)
+		}
+	}
+}
+
+func TestClockBudget(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		left, inc time.Duration
+		mtg       int
+		want      time.Duration
+	}{
+		{60000 * ms, 0, 0, 2000 * ms},         // a thirtieth of the time
+		{60000 * ms, 1000 * ms, 0, 2750 * ms}, // plus three quarters of the increment
+		{10000 * ms, 0, 5, 2000 * ms},         // the moves to the control
+		{1000 * ms, 0, 1, 950 * ms},           // the last move before it: all but a margin
+		{100 * ms, 5000 * ms, 0, 80 * ms},     // never more than the clock holds
+		{0, 0, 0, ms},                         // a fallen flag still answers
+	} {
+		if got := clockBudget(tc.left, tc.inc, tc.mtg); got != tc.want {
+			t.Errorf("clockBudget(%v, %v, %d) = %v, want %v", tc.left, tc.inc, tc.mtg, got, tc.want)
+		}
+	}
 }
