@@ -276,7 +276,7 @@
     $('hint').hidden = !cell && !text;
     $('hint-clear').hidden = !cell;
     $('hint-text').textContent = cell
-      ? 'Selected ' + cell + ': click where it should go (or the same cell to cancel).'
+      ? 'Selected ' + cell + ': tap or click where it should go (or ' + cell + ' again to cancel).'
       : (text || '');
   }
 
