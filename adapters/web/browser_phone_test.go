@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/input"
+	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -113,6 +116,30 @@ func (p *page) rectOf(js string) rect {
 		return {Left: r.left, Top: r.top, Width: r.width, Height: r.height}; })()`)
 }
 
+// pinch puts two fingers on the screen around (x, y), from apart to
+// apart2 CSS px apart along a line, and lifts them.
+func (p *page) pinch(x, y, apart, apart2 float64) {
+	p.t.Helper()
+	touch := func(typ input.DispatchTouchEventType, d float64) chromedp.Action[chromedp.Void] {
+		return chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			pts := []*input.TouchPoint{}
+			if typ != input.DispatchTouchEventTypeTouchEnd {
+				for i, dx := range []float64{-d / 2, d / 2} {
+					id := float64(i)
+					pts = append(pts, &input.TouchPoint{X: x + dx, Y: y, ID: &id})
+				}
+			}
+			_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{Type: typ, TouchPoints: pts})
+			return err
+		})
+	}
+	steps := []chromedp.Action[chromedp.Void]{touch(input.DispatchTouchEventTypeTouchStart, apart)}
+	for i := 1; i <= 5; i++ {
+		steps = append(steps, touch(input.DispatchTouchEventTypeTouchMove, apart+(apart2-apart)*float64(i)/5))
+	}
+	p.do(append(steps, touch(input.DispatchTouchEventTypeTouchEnd, 0))...)
+}
+
 // checkBoardOnPhone checks the newest board as a phone shows it: it fills
 // the chat column, the page does not scroll sideways, its enlarge control
 // is big enough for a thumb and covers no cell, and the full-size view
@@ -152,10 +179,11 @@ func checkBoardOnPhone(t *testing.T, s *Server, p *page, dir, variant string) {
 	if got := eval[string](p, `document.querySelector('#zoom-img').src`); got != eval[string](p, `document.querySelector('#newest').src`) {
 		t.Errorf("%s: the full-size view shows %s, not the board tapped", p.name, got)
 	}
-	// At full size the picture is wider than the phone: the view scrolls
-	// (or is pinched), the page under it does not.
-	if !eval[bool](p, `(() => { const z = document.querySelector('#zoom'); return z.scrollWidth > z.clientWidth; })()`) {
-		t.Errorf("%s: the full-size view is no wider than the phone", p.name)
+	// At full size one pixel of the picture is at least one CSS pixel and
+	// the picture at least as big as in the chat; the view scrolls (or is
+	// pinched), the page under it does not.
+	if w := p.rectOf(`document.querySelector('#zoom-img')`).Width; w < float64(img.w)-0.5 || w < box.Width {
+		t.Errorf("%s: the full-size view shows the %d px picture %.0f px wide (%.0f in the chat)", p.name, img.w, w, box.Width)
 	}
 	p.noSideways(variant + " full-size view")
 	closer := p.rectOf(`document.querySelector('#zoom-close')`)
@@ -163,6 +191,23 @@ func checkBoardOnPhone(t *testing.T, s *Server, p *page, dir, variant string) {
 		t.Errorf("%s: the close control is %.0f×%.0f px, too small for a thumb", p.name, closer.Width, closer.Height)
 	}
 	p.screenshot(dir, "phone-"+variant+"-enlarged.png")
+	// Two fingers spread from 90 to 190 px apart: the picture grows by
+	// as much, the page itself stays at its scale.
+	before := p.rectOf(`document.querySelector('#zoom-img')`)
+	p.pinch(195, 420, 90, 190)
+	after := p.rectOf(`document.querySelector('#zoom-img')`)
+	if want := before.Width * 190 / 90; math.Abs(after.Width-want) > 2 {
+		t.Errorf("%s: pinched from %.0f px, the picture is %.0f px wide, want %.0f", p.name, before.Width, after.Width, want)
+	}
+	if s := eval[float64](p, `visualViewport.scale`); s != 1 {
+		t.Errorf("%s: the pinch zoomed the page (scale %v), not the picture", p.name, s)
+	}
+	p.noSideways(variant + " pinched view")
+	p.screenshot(dir, "phone-"+variant+"-pinched.png")
+	closer = p.rectOf(`document.querySelector('#zoom-close')`)
+	if closer.Left < 0 || closer.Top < 0 || closer.Left+closer.Width > 390 || closer.Top+closer.Height > 844 {
+		t.Errorf("%s: after a pinch the close control is off the screen at %+v", p.name, closer)
+	}
 	p.do(chromedp.Tap(chromedp.CSS("#zoom-close")))
 	p.waitFor("the full-size view to close", `document.querySelector('#zoom').hidden`)
 }
