@@ -35,6 +35,14 @@ func (p *page) noSideways(where string) {
 	}
 }
 
+// waitLines waits for n lines of this kind containing text: the second
+// game's lines come after the first game's same words.
+func (p *page) waitLines(class, text string, n int) {
+	p.t.Helper()
+	p.waitFor(fmt.Sprintf("%d %s lines with %q", n, class, text), fmt.Sprintf(
+		`[...document.querySelectorAll('#log li.msg.%s')].filter(m => m.textContent.includes(%s)).length >= %d`, class, jsString(text), n))
+}
+
 // sayByTap types a line and taps Send, as on a phone keyboard.
 func (p *page) sayByTap(text string) {
 	p.t.Helper()
@@ -247,7 +255,7 @@ func TestBrowserPhone(t *testing.T) {
 		{"moebius", "e4", "e5", "1. e4", "1... e5", "g1", "f3", "2. Nf3"},
 		{"cube", "4e4", "3e5", "1. 4e4", "1... 3e5", "1g8", "4f3", "2. N4f3"},
 	}
-	for _, g := range games {
+	for i, g := range games {
 		alice.sayByTap(fmt.Sprintf("/challenge @bob variant:%s color:white", g.variant))
 		bob.waitMessage("reply", "challenges")
 		if h := eval[float64](bob, `(() => { const bs = [...document.querySelectorAll('#log .buttons button')].filter(b => b.textContent === 'Accept');
@@ -255,7 +263,7 @@ func TestBrowserPhone(t *testing.T) {
 			t.Errorf("bob: the Accept button is %.0f px high, too small for a thumb", h)
 		}
 		bob.pressButton("Accept")
-		alice.waitMessage("reply", "begins")
+		alice.waitLines("reply", "begins", i+1)
 		n := alice.boards()
 		alice.sayByTap(g.white)
 		bob.waitMessage("reply", g.seenWhite)
@@ -269,13 +277,13 @@ func TestBrowserPhone(t *testing.T) {
 		n = alice.boards()
 		alice.tapCell(ts.URL, g.from)
 		alice.waitFor("the selection of "+g.from, fmt.Sprintf(`!document.querySelector('#hint').hidden && document.querySelector('#hint-text').textContent.includes('Selected ' + %s)`, jsString(g.from)))
-		alice.waitMessage("private", "can go to")
+		alice.waitLines("private", "can go to", i+1)
 		alice.waitBoards(n + 1)
 		checkBoardOnPhone(t, s, alice, dir, g.variant)
 		alice.tapCell(ts.URL, g.to)
 		bob.waitMessage("reply", g.seenTap)
 		alice.sayByTap("/resign")
-		bob.waitMessage("reply", "resign")
+		bob.waitLines("reply", "resign", i+1)
 	}
 	t.Logf("phone screenshots in %s; took %v", dir, time.Since(start).Round(time.Millisecond))
 }
