@@ -63,3 +63,16 @@ func TestSubcommandHelp(t *testing.T) {
 		t.Errorf("perft --nope: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 }
+
+// TestUsageNamesEveryCommand keeps `topochess help` in step with the
+// commands there are.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	var out bytes.Buffer
+	usage(&out)
+	for name := range commands {
+		if !strings.Contains(out.String(), "topochess "+name+" ") && !strings.Contains(out.String(), "topochess "+name+"\n") &&
+			!strings.Contains(out.String(), "topochess ["+name+"]") {
+			t.Errorf("topochess help does not mention %s:\n%s", name, out.String())
+		}
+	}
+}

@@ -63,5 +63,8 @@ Usage:
                                           verify a database (also while serve runs); exit 1 on problems
   topochess backup --out FILE [--db FILE | --config FILE]
                                           write a consistent copy, also while serve runs (docs/security-storage.md)
+  topochess uci                           speak the Universal Chess Interface on every board (docs/uci.md)
+
+Every command answers --help with its flags and an example.
 `)
 }
