@@ -88,6 +88,24 @@ type Reply struct {
 	// names this message so a later reply can supersede it.
 	Key        string
 	Supersedes []string
+	// Edits change the text of earlier messages along with this one (a
+	// challenge now says who accepted it, a "thinking" line says the
+	// computer has moved, a progress line counts on). A platform that
+	// cannot edit, or no longer knows the key, leaves the message as it
+	// was. A reply with Edits and nothing else sends no new message.
+	Edits []Edit
+}
+
+// Edit replaces the text of the earlier message with that Key; its
+// picture and buttons stay (Supersedes takes buttons away).
+type Edit struct {
+	Key  string
+	Text string
+}
+
+// EditOnly reports whether a reply only edits earlier messages.
+func (r *Reply) EditOnly() bool {
+	return len(r.Edits) > 0 && r.Text == "" && r.Image == nil && len(r.Buttons) == 0
 }
 
 // Handler answers commands. bot.Service implements it; adapters depend

@@ -21,7 +21,7 @@ const HelpText = `I run chess games on twisted boards. Commands:
 /history [@player] — games finished here; /leaderboard [variant], /stats [@player] — ratings
 /variants — the boards you can play; /rules <variant> — how one works
 /settings orientation:auto|white|black — which side is drawn at the bottom of the boards shown to you alone (auto: your side); boards posted for everyone keep White at the bottom all game (against the computer: your side)
-With several games at once, add game:ID (for example game:g12) to a command.`
+With several games at once, add game:ID (for example game:#12, or game:12) to a command.`
 
 func (s *Service) cmdHelp(c *call) []Reply {
 	return []Reply{{Text: HelpText, Private: true}}

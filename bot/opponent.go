@@ -382,6 +382,9 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 	}
 	r.Channel = rec.Channel
 	r.Supersedes = offers
+	if e, ok := s.after.thinking.answeredEdit(rec.ID, botName(rec.BotLevel), num, black, san); ok {
+		r.Edits = append(r.Edits, e)
+	}
 	return r, true
 }
 

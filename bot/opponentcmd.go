@@ -121,7 +121,9 @@ func (s *Service) challengeBot(c *call) []Reply {
 	s.log.Info("game started", "game", rec.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant, "bot_level", level)
 	caption := fmt.Sprintf("Game %s begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", rec.ID, v.Name, level, rec.White.Name, rec.Black.Name)
 	r := s.stateReply(c, rec, v.StartPosition(), caption)
-	r.Key = "game:" + rec.ID
+	if r.Key == "" { // a thinking line keeps its own key
+		r.Key = "game:" + rec.ID
+	}
 	// Queued after the reply is drawn, so the bot's first move does not
 	// overtake it.
 	s.botTurn(rec)

@@ -274,7 +274,7 @@ func (s *Service) cmdReplay(c *call) []Reply {
 		Text: fmt.Sprintf("%s · %s · %s (White) vs %s (Black) · %d move(s) · %s", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name, len(rec.Moves), status),
 		// The GIF travels in the picture slot; its name tells adapters
 		// the format.
-		Image: &Image{Name: rec.ID + "-replay.gif", PNG: data, Alt: fmt.Sprintf("Animated replay of game %s, one frame per move.", rec.ID), Variant: rec.Variant, Orientation: o.String(), Game: rec.ID},
+		Image: &Image{Name: fileName(rec.ID + "-replay.gif"), PNG: data, Alt: fmt.Sprintf("Animated replay of game %s, one frame per move.", rec.ID), Variant: rec.Variant, Orientation: o.String(), Game: rec.ID},
 	}}
 }
 

@@ -123,6 +123,7 @@ type Service struct {
 	cache     *gameCache
 	notify    senders // where RunClock and the bot opponent post
 	ai        *opponent
+	after     afterGame // rematch, review, following games: after.go
 }
 
 // New builds a service on an open store.

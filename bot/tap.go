@@ -39,7 +39,7 @@ type TapChoice struct {
 
 // GameActive reports whether a game exists and is still being played.
 func (s *Service) GameActive(game string) bool {
-	rec, err := s.store.Game(normalizeID(game, "g"))
+	rec, _, err := s.findGame(game)
 	return err == nil && rec.Active()
 }
 
@@ -133,8 +133,7 @@ func (s *Service) Tap(cmd Command, game string, ply int, path []string) (TapMenu
 		r := s.errorReply(c, fmt.Sprintf(format, a...))
 		return TapMenu{}, &r
 	}
-	id := normalizeID(game, "g")
-	rec, err := s.store.Game(id)
+	rec, id, err := s.findGame(game)
 	if err != nil {
 		return refuse("There is no game %q.", id)
 	}

@@ -59,6 +59,14 @@ func (x *sentIndex) take(key string) (sentRef, bool) {
 	return ref, ok
 }
 
+// peek returns the message a key names, leaving it indexed.
+func (x *sentIndex) peek(key string) (sentRef, bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	ref, ok := x.refs[key]
+	return ref, ok
+}
+
 // update changes the entry of key if it is still the message sent with
 // token (not superseded or replaced meanwhile).
 func (x *sentIndex) update(key, token string, f func(*sentRef)) {

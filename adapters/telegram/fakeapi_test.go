@@ -161,6 +161,19 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		m["reply_markup"] = kb
 		f.mu.Unlock()
 		ok(w, m)
+	case "editMessageText", "editMessageCaption":
+		id, _ := strconv.Atoi(req.Params["message_id"])
+		field := map[string]string{"editMessageText": "text", "editMessageCaption": "caption"}[method]
+		f.mu.Lock()
+		m := f.messages[id]
+		if m == nil {
+			f.mu.Unlock()
+			writeJSON(w, 400, map[string]any{"ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"})
+			return
+		}
+		m[field] = req.Params[field]
+		f.mu.Unlock()
+		ok(w, m)
 	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook":
 		ok(w, true)
 	default:

@@ -53,6 +53,11 @@ func (a *Adapter) deliver(o origin, replies []bot.Reply) {
 // text after it), or text messages; the buttons go on the photo or the
 // last text message.
 func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
+	a.queueEdits(chat, r.Edits)
+	if r.EditOnly() {
+		a.supersede(chat, r.Supersedes)
+		return
+	}
 	replyTo := 0
 	if r.Private && o.group && chat == o.chat && o.press == nil {
 		replyTo = o.message // so the group sees whom it is for
@@ -63,9 +68,13 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		game = r.Image.Game
 	}
 	text := strings.TrimSpace(r.Text)
+	photo := false
 	sent := func(id int) {
 		if r.Key != "" {
 			a.keys.put(chat, r.Key, id)
+			if photo {
+				a.keys.put(chat, captionKey(r.Key), id)
+			}
 		}
 		if game != "" {
 			// Only the newest picture of a game keeps a Move button.
@@ -75,6 +84,7 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		}
 	}
 	if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
+		photo = true
 		caption, rest := cut(text, maxCaption)
 		img := r.Image
 		name := img.Name
@@ -296,6 +306,13 @@ func (s *keyStore) swap(chat int64, key string, id int) int {
 		}
 	}
 	return old
+}
+
+// get returns a key's message (0: none).
+func (s *keyStore) get(chat int64, key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ids[chatKey{chat, key}]
 }
 
 // take returns and forgets a key's message.

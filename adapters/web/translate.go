@@ -136,6 +136,13 @@ func (s *Server) deliver(se session, r bot.Reply) {
 			s.hub.publish(where, &event{Kind: "stale", Stale: r.Supersedes, Time: s.millis()})
 		}
 	}
+	for _, ed := range r.Edits {
+		// The page changes the text of the newest message with that key.
+		s.hub.publish(room, &event{Kind: "edit", Key: ed.Key, Text: ed.Text, Time: s.millis()})
+	}
+	if r.EditOnly() {
+		return
+	}
 	e := &event{Kind: "reply", Text: r.Text, Private: r.Private, Error: r.Error, Key: r.Key, Mentions: r.Mentions, Time: s.millis()}
 	if r.Private {
 		e.to = se.user.ID
