@@ -350,6 +350,9 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	if rec.Start != "" {
 		from = " from a set position, unrated"
 	}
+	if ch.Rematch != "" {
+		from += ", a rematch of " + ch.Rematch
+	}
 	caption := fmt.Sprintf("Game %s begins: %s%s. %s (White) vs %s (Black).", rec.ID, v.Name, from, rec.White.Name, rec.Black.Name)
 	r := s.stateReply(c, rec, startPosition(v, rec.Start), caption)
 	r.Key = "game:" + rec.ID

@@ -263,6 +263,7 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 		}
 	} else {
 		r.Text += " " + endText(rec) + ratingNote(rec)
+		r.Buttons = endButtons(rec)
 	}
 	img, err := s.gamePicture(rec, pos)
 	if err != nil {

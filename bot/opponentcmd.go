@@ -105,22 +105,37 @@ func (s *Service) challengeBot(c *call) []Reply {
 			return s.fail(c, "Games against the computer are never rated; leave out rated:.")
 		}
 	}
+	start, refusal := parseStart(v, c.arg("position"))
+	if refusal != "" {
+		return s.fail(c, "%s", refusal)
+	}
+	humanWhite := color == "white" || color == "random" && s.coin()
+	return s.startBotGame(c, v, level, humanWhite, start, "")
+}
+
+// startBotGame starts a game against the computer at once; what prefixes
+// the caption (a rematch says so).
+func (s *Service) startBotGame(c *call, v *engine.Variant, level int, humanWhite bool, start, what string) []Reply {
 	if n, err := s.store.ActiveCount(c.User.ID); err != nil {
 		return s.internal(c, err)
 	} else if n >= s.limits.ActiveGames {
 		return s.fail(c, "You are playing %d games already (the limit). Finish one first.", n)
 	}
-	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Moves: []string{}, BotLevel: level}
+	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Moves: []string{}, BotLevel: level, Start: start}
 	rec.White, rec.Black = player(c.User), botPlayer(level)
-	if color == "black" || color == "random" && !s.coin() {
+	if !humanWhite {
 		rec.White, rec.Black = rec.Black, rec.White
 	}
 	if err := s.store.CreateGame(rec, c.EventID, c.Time); err != nil {
 		return s.internal(c, err)
 	}
 	s.log.Info("game started", "game", rec.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant, "bot_level", level)
-	caption := fmt.Sprintf("Game %s begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", rec.ID, v.Name, level, rec.White.Name, rec.Black.Name)
-	r := s.stateReply(c, rec, v.StartPosition(), caption)
+	from := ""
+	if start != "" {
+		from = " from a set position"
+	}
+	caption := fmt.Sprintf("%sGame %s begins: %s%s against the computer at level %d, unrated. %s (White) vs %s (Black).", what, rec.ID, v.Name, from, level, rec.White.Name, rec.Black.Name)
+	r := s.stateReply(c, rec, startPosition(v, start), caption)
 	if r.Key == "" { // a thinking line keeps its own key
 		r.Key = "game:" + rec.ID
 	}

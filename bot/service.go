@@ -287,7 +287,7 @@ type handlerFunc func(s *Service, c *call) []Reply
 var handlers map[string]handlerFunc
 
 // mutating commands may write; their event ids are persisted with the write.
-var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true}
+var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true, "rematch": true}
 
 var commandAliases = map[string]string{
 	"m": "move", "play": "move", "show": "board", "b": "board", "variant": "variants",
@@ -319,6 +319,8 @@ func init() {
 		"history":     (*Service).cmdHistory,
 		"leaderboard": (*Service).cmdLeaderboard,
 		"stats":       (*Service).cmdStats,
+		// After a game: rematch.go, review.go, follow.go.
+		"rematch": (*Service).cmdRematch,
 	}
 }
 

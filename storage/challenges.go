@@ -27,7 +27,9 @@ type Challenge struct {
 	Time  string `json:"time,omitempty"`
 	// Start is the position string the game begins from, "" for the
 	// variant's start.
-	Start   string    `json:"start,omitempty"`
+	Start string `json:"start,omitempty"`
+	// Rematch is the finished game this challenge replays, if any.
+	Rematch string    `json:"rematch,omitempty"`
 	Created time.Time `json:"created"`
 	Expires time.Time `json:"expires"`
 }
