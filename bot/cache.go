@@ -76,6 +76,7 @@ func (s *Service) save(c *call, rec *storage.Game, g *engine.Game) error {
 	s.rateGame(c, rec)
 	s.cache.put(rec.ID, rec.Rev, g)
 	s.botSaved(rec)
+	s.followSaved(rec, g)
 	return nil
 }
 

@@ -330,7 +330,7 @@ func (s *Service) cmdAccept(c *call) []Reply {
 		}
 	}
 	fromWhite := ch.Color == "white" || ch.Color == "random" && s.coin()
-	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Moves: []string{}, Rated: ch.Rated && ch.Start == "", Start: ch.Start, Clock: newGameClock(ch.Time, c.Time)}
+	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Server: c.Server, Moves: []string{}, Rated: ch.Rated && ch.Start == "", Start: ch.Start, Clock: newGameClock(ch.Time, c.Time)}
 	rec.White, rec.Black = ch.From, player(c.User)
 	if !fromWhite {
 		rec.White, rec.Black = rec.Black, rec.White

@@ -27,7 +27,12 @@ type Command struct {
 	// Channel is where it happened (a guild channel, a chat, a room),
 	// prefixed by the platform like User.ID.
 	Channel string
-	User    User
+	// Server is the community the channel belongs to, prefixed by the
+	// platform: a Discord guild, a Telegram group (its only channel), the
+	// web site, the console; "" when there is none (direct messages).
+	// Games are followed (/watch) only within one server.
+	Server string
+	User   User
 	// Name is the command without slash: "challenge", "move", "board",
 	// "moves", "resign", "draw", "games", "variants", "rules", "help",
 	// "settings", "accept", "decline", "cancel". Button presses carry the

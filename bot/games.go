@@ -579,6 +579,9 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 }
 
 func (s *Service) cmdGames(c *call) []Reply {
+	if strings.EqualFold(firstWord(c.pos), "all") {
+		return s.gamesAll(c)
+	}
 	games, err := s.store.ActiveGames(c.User.ID, c.Channel)
 	if err != nil {
 		return s.internal(c, err)

@@ -222,10 +222,13 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 func (s *Service) WaitBot() {
 	p := s.ai
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	for p.started && !p.stopping && (len(p.queue) > 0 || p.running > 0) {
 		p.cond.Wait()
 	}
+	p.mu.Unlock()
+	// The computer's moves reach their channel through the follow queue
+	// (after the posts to channels following the game).
+	s.after.follow.wait()
 }
 
 // resumeBotGames queues every active game where the bot is to move.
@@ -299,7 +302,7 @@ func (s *Service) botMove(t *botTask, searcher *search.Searcher) {
 	}
 	s.log.Info("bot: move found", "game", rec.ID, "move", pos.Canonical(m), "search", info.String(), "took", time.Since(start))
 	if r, ok := s.botPlay(t, m); ok {
-		s.post(r)
+		s.after.follow.add(func() { s.post(r) })
 	}
 }
 

@@ -121,7 +121,7 @@ func (s *Service) startBotGame(c *call, v *engine.Variant, level int, humanWhite
 	} else if n >= s.limits.ActiveGames {
 		return s.fail(c, "You are playing %d games already (the limit). Finish one first.", n)
 	}
-	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Moves: []string{}, BotLevel: level, Start: start}
+	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Server: c.Server, Moves: []string{}, BotLevel: level, Start: start}
 	rec.White, rec.Black = player(c.User), botPlayer(level)
 	if !humanWhite {
 		rec.White, rec.Black = rec.Black, rec.White

@@ -321,6 +321,7 @@ func init() {
 		"stats":       (*Service).cmdStats,
 		// After a game: rematch.go, review.go, follow.go.
 		"rematch": (*Service).cmdRematch,
+		"watch":   (*Service).cmdWatch,
 	}
 }
 

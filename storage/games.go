@@ -26,8 +26,11 @@ type Game struct {
 	Variant  string `json:"variant"`
 	Platform string `json:"platform,omitempty"`
 	Channel  string `json:"channel"`
-	White    Player `json:"white"`
-	Black    Player `json:"black"`
+	// Server is the community the channel belongs to (a Discord guild, a
+	// Telegram group, the web site); "" when unknown.
+	Server string `json:"server,omitempty"`
+	White  Player `json:"white"`
+	Black  Player `json:"black"`
 	// Start is the start position string, "" for the variant's start.
 	Start  string   `json:"start,omitempty"`
 	Moves  []string `json:"moves"`

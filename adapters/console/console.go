@@ -138,6 +138,7 @@ func (c *Console) Line(line string, out io.Writer) error {
 		EventID:  fmt.Sprintf("console-%s-%d", c.session, c.events),
 		Platform: "console",
 		Channel:  channel,
+		Server:   "console",
 		User:     user(who),
 	}
 	if c.opt.Now != nil {

@@ -75,7 +75,7 @@ func mentions(text string) []bot.User {
 // command starts a Command from a tab's session. The page's event id lets
 // the bot recognise a request the browser sent twice.
 func (s *Server) command(se session, eventID string) bot.Command {
-	c := bot.Command{Platform: "web", Channel: "web:" + se.room, User: se.user}
+	c := bot.Command{Platform: "web", Channel: "web:" + se.room, Server: "web", User: se.user}
 	if eventID != "" && len(eventID) <= 64 && strings.IndexFunc(eventID, func(r rune) bool {
 		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_')
 	}) < 0 {
