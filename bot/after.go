@@ -10,8 +10,10 @@ import (
 // thinking lines to edit, the queue of posts to following channels, the
 // reviews being computed.
 type afterGame struct {
-	thinking thinkingLines
-	follow   taskQueue
+	thinking  thinkingLines
+	follow    taskQueue
+	reviews   reviews
+	reviewCfg ReviewConfig
 }
 
 // taskQueue runs tasks one after another, in the order they were added,

@@ -12,11 +12,14 @@ import (
 const HelpText = `I run chess games on twisted boards. Commands:
 /challenge @player [variant] [white|black|random] [time:1d|time:5+3] [rated:false] — challenge someone (no name: anyone here may accept); rated unless rated:false
 /challenge bot [variant] [level:1-5] [white|black] — play the computer, at once (unrated)
+/challenge … position:"w Ke1,Qd1,ke8 - -" — start from a position (RULES §1; a FEN for standard and heisenberg); such games are unrated
 /accept, /decline — answer a challenge (or a draw offer); /cancel — withdraw your challenge
 /move <move> — play a move: e2e4, e2-e4, Nf3, exd5, O-O, e7e8=Q
 /board — show the board; /moves <cell> — where the piece on that cell can go (yours or your opponent's)
 /resign — give up; /draw — offer a draw (or accept the one offered to you)
-/games — your games and challenges here
+/games — your games and challenges here; /games all — every game being played here, each board on request
+/rematch [game] — the same game again, colours swapped; /review [game] — the engine's review of a finished game: graph, mistakes, accuracy
+/watch <game> [off] — post a game's moves in this channel as they are played (a game of another channel of this server)
 /takeback — ask to take back your last move; /pgn, /replay [game] — a game as PGN or as an animation
 /history [@player] — games finished here; /leaderboard [variant], /stats [@player] — ratings
 /variants — the boards you can play; /rules <variant> — how one works

@@ -187,6 +187,7 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 	}
 	p.started, p.ctx = true, ctx
 	p.mu.Unlock()
+	s.after.reviews.setContext(ctx)
 	s.resumeBotGames()
 	for i := 0; i < p.cfg.Workers; i++ {
 		p.wg.Add(1)
@@ -213,7 +214,10 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 		p.cond.Broadcast()
 		p.mu.Unlock()
 	}()
-	return p.wg.Wait
+	return func() {
+		p.wg.Wait()
+		s.after.reviews.queue.wait()
+	}
 }
 
 // WaitBot blocks until the bot has no move queued or being searched and
@@ -229,6 +233,7 @@ func (s *Service) WaitBot() {
 	// The computer's moves reach their channel through the follow queue
 	// (after the posts to channels following the game).
 	s.after.follow.wait()
+	s.after.reviews.queue.wait()
 }
 
 // resumeBotGames queues every active game where the bot is to move.

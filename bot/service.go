@@ -103,6 +103,8 @@ type Config struct {
 	// Bot configures the computer opponent (/challenge bot); its workers
 	// run once StartBot is called.
 	Bot BotConfig
+	// Review is the search budget of game reviews (/review).
+	Review ReviewConfig
 }
 
 // Service is the platform-neutral bot. It is safe for concurrent use.
@@ -160,6 +162,7 @@ func New(store *storage.Store, cfg Config) *Service {
 	s.events = newEventLog(n)
 	s.rate = newRateLimiter(s.limits.CommandsPer10s, 10*time.Second)
 	s.cache = newGameCache(1024)
+	s.after.reviewCfg = cfg.Review.withDefaults()
 	return s
 }
 
@@ -322,6 +325,7 @@ func init() {
 		// After a game: rematch.go, review.go, follow.go.
 		"rematch": (*Service).cmdRematch,
 		"watch":   (*Service).cmdWatch,
+		"review":  (*Service).cmdReview,
 	}
 }
 
