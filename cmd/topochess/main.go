@@ -21,6 +21,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"serve":   cmdServe,
 	"render":  cmdRender,
 	"arena":   cmdArena,
+	"puzzles": cmdPuzzles,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -56,5 +57,7 @@ Usage:
   topochess arena --variant ID --white L --black L --games N [--alternate] [--max-moves M]
                   [--nodes N] [--movetime D] [--seed S] [--jobs J] [-v]
                                           play the computer against itself at levels 1-5 (docs/ai.md)
+  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o puzzle/stock.json] [-v]
+                                          generate the shipped puzzles: engine games, unique forced mates
 `)
 }
