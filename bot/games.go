@@ -287,6 +287,12 @@ func (s *Service) cmdMove(c *call) []Reply {
 		return s.fail(c, "Which move? For example /move e2e4, /move Nf3 or /move O-O.")
 	}
 	c.args["move"] = mv
+	if c.arg("game") == "" {
+		// A player with no game here may be answering a puzzle.
+		if out, ok := s.puzzleMove(c, mv, false); ok {
+			return out
+		}
+	}
 	rec, replies := s.pickGame(c, false)
 	if rec == nil {
 		return replies

@@ -326,6 +326,7 @@ func init() {
 		"rematch": (*Service).cmdRematch,
 		"watch":   (*Service).cmdWatch,
 		"review":  (*Service).cmdReview,
+		"puzzle":  (*Service).cmdPuzzle,
 	}
 }
 

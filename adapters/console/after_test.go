@@ -13,7 +13,9 @@ import (
 // TestAfterTranscript: what comes after a game, through the console —
 // a finished game's Rematch starts the swapped game, /review posts a
 // graph picture and names the mistakes, /watch follows a game from
-// another room, /challenge … position: starts from the position given.
+// another room, /challenge … position: starts from the position given,
+// /puzzle cube gives a position whose solution the bot accepts and whose
+// wrong answer it refuses.
 func TestAfterTranscript(t *testing.T) {
 	script, err := os.ReadFile(filepath.Join("testdata", "after.txt"))
 	if err != nil {
@@ -40,6 +42,9 @@ func TestAfterTranscript(t *testing.T) {
 		"from a set position, unrated",
 		"I cannot read that position for Heisenberg chess",
 		"Rematch of #5: Game #6 begins",
+		"Puzzle cube-1: R3c6+, right. The answer: K3h5. Your move: mate in 1.",
+		"— solved! Your Cube chess puzzle rating: 1500 → ",
+		"is not it. The solution was",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q", want)
