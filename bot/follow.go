@@ -14,7 +14,7 @@ import (
 // played in a channel, with a button for each one's picture.
 
 func (s *Service) cmdWatch(c *call) []Reply {
-	id, off := c.arg("game"), false
+	id, off := c.arg("game"), strings.EqualFold(c.arg("follow"), "off")
 	for _, w := range c.pos {
 		switch strings.ToLower(w) {
 		case "off", "stop", "end", "no":

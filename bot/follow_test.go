@@ -114,3 +114,26 @@ func TestGamesAll(t *testing.T) {
 	}
 	checkPNG(t, rs[0])
 }
+
+// TestAfterOptions: the options platforms with slash commands send
+// (Discord) do what the typed words do.
+func TestAfterOptions(t *testing.T) {
+	fh := newFollowHarness(t)
+	id := fh.startGame("standard")
+	opt := func(user, name, channel string, args map[string]string) []Reply {
+		cmd := fh.command(user, "")
+		cmd.Name, cmd.Text, cmd.Args, cmd.Channel = name, "", args, channel
+		return fh.svc.Handle(cmd)
+	}
+	if rs := opt("erin", "games", "test:chan", map[string]string{"which": "all"}); len(rs) != 1 || !strings.Contains(rs[0].Text, "Games being played here (1)") {
+		t.Fatalf("games which:all: %s", dump(rs))
+	}
+	opt("carol", "watch", "test:other", map[string]string{"game": id})
+	if rs := opt("carol", "watch", "test:other", map[string]string{"game": id, "follow": "off"}); len(rs) != 1 || !strings.Contains(rs[0].Text, "no longer follows") {
+		t.Fatalf("watch follow:off: %s", dump(rs))
+	}
+	pz := givenPuzzle(t, fh.harness, "dave", "klein")
+	if rs := opt("dave", "puzzle", "test:chan", map[string]string{"move": pz.Line[0]}); len(rs) != 1 || rs[0].Error {
+		t.Fatalf("puzzle move: %s", dump(rs))
+	}
+}

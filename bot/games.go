@@ -585,7 +585,7 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 }
 
 func (s *Service) cmdGames(c *call) []Reply {
-	if strings.EqualFold(firstWord(c.pos), "all") {
+	if strings.EqualFold(firstWord(c.pos), "all") || strings.EqualFold(c.arg("which"), "all") {
 		return s.gamesAll(c)
 	}
 	games, err := s.store.ActiveGames(c.User.ID, c.Channel)

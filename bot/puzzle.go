@@ -24,6 +24,13 @@ import (
 const puzzleRD = 80
 
 func (s *Service) cmdPuzzle(c *call) []Reply {
+	if mv := c.arg("move"); mv != "" && c.arg("variant") == "" {
+		if strings.EqualFold(mv, "giveup") {
+			return s.puzzleGiveUp(c)
+		}
+		out, _ := s.puzzleMove(c, mv, true)
+		return out
+	}
 	word := c.arg("variant")
 	if word == "" {
 		word = strings.Join(c.pos, " ")

@@ -30,6 +30,7 @@ func slashCommands() []*dg.ApplicationCommand {
 			strOpt("variant", "Board: standard, moebius, torus, cube, chess66, heisenberg, … (see /variants)", false, true),
 			choiceOpt("color", "Your colour (random if not given)", "white", "black", "random"),
 			choiceOpt("level", "Play the computer at this level instead: 1 easiest … 5 strongest", "1", "2", "3", "4", "5"),
+			strOpt("position", "Start from this position string (or FEN on 8×8 boards); unrated", false, false),
 		}},
 		{Name: "accept", Description: "Accept a challenge", Options: []*dg.ApplicationCommandOption{
 			strOpt("challenge", "Which challenge, when several are open", false, false),
@@ -54,7 +55,9 @@ func slashCommands() []*dg.ApplicationCommand {
 			choiceOpt("answer", "offer (the default), accept or decline", "offer", "accept", "decline"),
 			gameOpt(),
 		}},
-		{Name: "games", Description: "List your games and open challenges"},
+		{Name: "games", Description: "List your games and open challenges", Options: []*dg.ApplicationCommandOption{
+			choiceOpt("which", "Yours (the default), or every game being played here", "mine", "all"),
+		}},
 		{Name: "variants", Description: "List the boards you can play on"},
 		{Name: "rules", Description: "Explain the rules of a variant", Options: []*dg.ApplicationCommandOption{
 			strOpt("variant", "Which variant", false, true),
@@ -74,6 +77,20 @@ func slashCommands() []*dg.ApplicationCommand {
 		}},
 		{Name: "stats", Description: "Ratings and results of a player", Options: []*dg.ApplicationCommandOption{
 			{Type: dg.ApplicationCommandOptionUser, Name: "player", Description: "Whose (you when empty)"},
+		}},
+		{Name: "rematch", Description: "The same game again, colours swapped", Options: []*dg.ApplicationCommandOption{
+			strOpt("game", "Which finished game (your last one here when empty)", false, false),
+		}},
+		{Name: "review", Description: "The engine's review of a finished game: graph, mistakes, accuracy", Options: []*dg.ApplicationCommandOption{
+			strOpt("game", "Which finished game (your last one here when empty)", false, false),
+		}},
+		{Name: "watch", Description: "Post a game's moves in this channel as they are played", Options: []*dg.ApplicationCommandOption{
+			strOpt("game", "The game to follow, from another channel of this server (e.g. #12)", true, false),
+			choiceOpt("follow", "on (the default) or off", "on", "off"),
+		}},
+		{Name: "puzzle", Description: "A puzzle on a board of your choice, or your answer to one", Options: []*dg.ApplicationCommandOption{
+			strOpt("variant", "Which board (standard when empty)", false, true),
+			strOpt("move", "Your answer to the open puzzle (or giveup)", false, false),
 		}},
 	}
 }

@@ -238,6 +238,10 @@ var commands = []tgbotapi.BotCommand{
 	{Command: "history", Description: "Finished games here: /history @someone"},
 	{Command: "leaderboard", Description: "Ratings: /leaderboard moebius"},
 	{Command: "stats", Description: "Someone's ratings and results: /stats @someone"},
+	{Command: "rematch", Description: "The same game again, colours swapped"},
+	{Command: "review", Description: "The engine's review of a finished game"},
+	{Command: "watch", Description: "Follow a game here as it is played: /watch #12"},
+	{Command: "puzzle", Description: "A puzzle: /puzzle cube; answer with /puzzle <move>"},
 }
 
 func (a *Adapter) registerCommands() error {

@@ -30,7 +30,7 @@ func TestCommandsRegisteredAndParsed(t *testing.T) {
 			t.Errorf("/%s: description length %d outside Telegram's 3..256", c.Command, len(c.Description))
 		}
 	}
-	want := []string{"challenge", "accept", "decline", "cancel", "move", "board", "moves", "resign", "draw", "games", "variants", "rules", "help", "settings", "takeback", "pgn", "replay", "history", "leaderboard", "stats"}
+	want := []string{"challenge", "accept", "decline", "cancel", "move", "board", "moves", "resign", "draw", "games", "variants", "rules", "help", "settings", "takeback", "pgn", "replay", "history", "leaderboard", "stats", "rematch", "review", "watch", "puzzle"}
 	if !slices.Equal(names, want) {
 		t.Errorf("setMyCommands registered %v, want %v", names, want)
 	}
