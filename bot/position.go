@@ -71,3 +71,19 @@ func startPosition(v *engine.Variant, start string) *engine.Position {
 	}
 	return v.StartPosition()
 }
+
+// maxPlayOnPosition bounds the position a "play on" button carries: the
+// command it sends must stay under the input length limit.
+const maxPlayOnPosition = 200
+
+// playOnButton starts a game against the computer from a position, the
+// presser playing the side to move; none when the position is too long
+// to carry.
+func playOnButton(pos *engine.Position) []Button {
+	start := pos.String()
+	if len(start) > maxPlayOnPosition || len(pos.LegalMoves()) == 0 {
+		return nil
+	}
+	return []Button{{Label: "Play on against the computer", Command: "challenge", Style: "secondary",
+		Args: map[string]string{"opponent": "bot", "variant": pos.V.ID, "position": start, "color": pos.Side.String()}}}
+}

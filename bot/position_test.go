@@ -69,3 +69,28 @@ func TestBotFromPosition(t *testing.T) {
 		t.Fatalf("game %+v", g)
 	}
 }
+
+// TestPlayOnFromAReview: a mistake of a review offers to play on from
+// its position against the computer, as the side that erred.
+func TestPlayOnFromAReview(t *testing.T) {
+	fh := newFollowHarness(t)
+	fh.svc.after.reviewCfg = testReview
+	foolsMate(t, fh.harness)
+	fh.ok("alice", "/review")
+	var play *Button
+	for _, r := range fh.takePosted() {
+		if strings.Contains(r.Text, "2. g4??") && len(r.Buttons) == 1 {
+			play = &r.Buttons[0]
+		}
+	}
+	if play == nil {
+		t.Fatal("no Play on button under the blunder")
+	}
+	rs := fh.press("alice", *play)
+	if len(rs) != 1 || rs[0].Error || !strings.Contains(rs[0].Text, "from a set position against the computer") || !strings.Contains(rs[0].Text, "alice (White)") {
+		t.Fatalf("play on: %s", dump(rs))
+	}
+	if g := fh.game("#2"); g.Start == "" || g.BotLevel == 0 {
+		t.Fatalf("game %+v", g)
+	}
+}

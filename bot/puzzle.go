@@ -261,7 +261,11 @@ func (s *Service) finishPuzzle(c *call, pz puzzle.Puzzle, score float64, text st
 	}
 	text += fmt.Sprintf(" Your %s puzzle rating: %.0f → %.0f (%+.0f); streak %d (best %d). /puzzle %s gives another.",
 		variantName(pz.Variant), before.R, after.R, after.R-before.R, stats.Streak, stats.Best, pz.Variant)
-	return []Reply{s.puzzleReply(text, pz, pos, arrow)}
+	r := s.puzzleReply(text, pz, pos, arrow)
+	if start, err := puzzleAt(pz, 0); err == nil {
+		r.Buttons = playOnButton(start)
+	}
+	return []Reply{r}
 }
 
 func puzzleRating(st storage.PuzzleStats) rating.Rating {

@@ -194,6 +194,7 @@ func (s *Service) mistakeReply(rec *storage.Game, p storage.Player, j judgement,
 	}
 	img.Alt = strings.Replace(img.Alt, ". Last move ", ". Better move ", 1)
 	r.Image = img
+	r.Buttons = playOnButton(j.pos)
 	return r
 }
 
