@@ -137,3 +137,29 @@ func TestAfterOptions(t *testing.T) {
 		t.Fatalf("puzzle move: %s", dump(rs))
 	}
 }
+
+// TestWatchGameAgainstTheComputer: the computer's moves reach the
+// following channel too.
+func TestWatchGameAgainstTheComputer(t *testing.T) {
+	bh := newBotHarness(t, BotConfig{Level: budgetLevels, Seed: 1})
+	id := bh.startBotGame("alice", "level:2 white")
+	cmd := bh.command("carol", "/watch "+id)
+	cmd.Channel = "test:other"
+	if rs := bh.svc.Handle(cmd); len(rs) != 1 || rs[0].Error {
+		t.Fatalf("watch: %s", dump(rs))
+	}
+	bh.ok("alice", "e2e4")
+	var here, there int
+	for _, r := range bh.settle() {
+		switch {
+		case r.Channel == "test:chan" && strings.HasPrefix(r.Text, id+" · 1... "):
+			here++
+		case r.Channel == "test:other" && strings.HasPrefix(r.Text, "Following "+id):
+			there++
+		}
+	}
+	// The other channel sees alice's move and the computer's answer.
+	if here != 1 || there != 2 {
+		t.Fatalf("posts: %d in the game's channel, %d in the following one", here, there)
+	}
+}

@@ -230,8 +230,8 @@ func (s *Service) WaitBot() {
 		p.cond.Wait()
 	}
 	p.mu.Unlock()
-	// The computer's moves reach their channel through the follow queue
-	// (after the posts to channels following the game).
+	// Channels following a game, and reviews, are served off the request
+	// path too.
 	s.after.follow.wait()
 	s.after.reviews.queue.wait()
 }
@@ -307,7 +307,7 @@ func (s *Service) botMove(t *botTask, searcher *search.Searcher) {
 	}
 	s.log.Info("bot: move found", "game", rec.ID, "move", pos.Canonical(m), "search", info.String(), "took", time.Since(start))
 	if r, ok := s.botPlay(t, m); ok {
-		s.after.follow.add(func() { s.post(r) })
+		s.post(r)
 	}
 }
 
