@@ -94,3 +94,42 @@ func TestPlayOnFromAReview(t *testing.T) {
 		t.Fatalf("game %+v", g)
 	}
 }
+
+func TestQuotedFields(t *testing.T) {
+	for in, want := range map[string]string{
+		`@bob position:"w Ke1,ke8 - -" white`: `@bob|position:"w Ke1,ke8 - -"|white`,
+		`position:“b Ke1 - -”`:                `position:“b Ke1 - -”`,
+		`a "open quote runs on`:               `a|"open quote runs on`,
+		`  e2e4   `:                           `e2e4`,
+	} {
+		if got := strings.Join(quotedFields(in), "|"); got != want {
+			t.Errorf("quotedFields(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzParseStart: any position: text is refused in words or gives a
+// position that reads back with a move to play; it never panics.
+func FuzzParseStart(f *testing.F) {
+	for _, s := range []string{`"w Ke1,Qd1,ke8 - -"`, "4k3/8/8/8/8/8/4P3/4K3 b - - 0 9", "b Ke6,Qe7,ke8 - -", "", `"`, "w Ke1,Pe8,ke6 - -"} {
+		f.Add("standard", s)
+		f.Add("cube", s)
+	}
+	f.Fuzz(func(t *testing.T, variant, s string) {
+		v, ok := findVariant(variant)
+		if !ok {
+			return
+		}
+		start, refusal := parseStart(v, s)
+		if start == "" {
+			if strings.TrimSpace(strings.Trim(strings.TrimSpace(s), `"“”`)) != "" && refusal == "" {
+				t.Fatalf("%q: neither a position nor a refusal", s)
+			}
+			return
+		}
+		pos, err := v.ParsePosition(start)
+		if err != nil || len(pos.LegalMoves()) == 0 {
+			t.Fatalf("%q gave %q: %v", s, start, err)
+		}
+	})
+}
