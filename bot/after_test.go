@@ -1,8 +1,11 @@
 package bot
 
 import (
+	"bytes"
 	"strings"
 	"testing"
+
+	bolt "go.etcd.io/bbolt"
 
 	"topochess/engine"
 )
@@ -110,5 +113,57 @@ func TestThinkingLineEdited(t *testing.T) {
 	got = bh.settle()
 	if len(got) != 1 || len(got[0].Edits) != 1 || !strings.Contains(got[0].Edits[0].Text, "answered 2. ") {
 		t.Fatalf("second answer %s edits %+v", dump(got), got[0].Edits)
+	}
+}
+
+// TestOldGameIDsReadable: a game stored before ids took the # form (g7)
+// is found by every typed form of its number, and lists and moves work.
+func TestOldGameIDsReadable(t *testing.T) {
+	h := newHarness(t, Limits{})
+	h.startGame("standard")
+	// Rewrite game #1 on disk as it was stored before: id g1.
+	if err := h.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(h.path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		games := tx.Bucket([]byte("games"))
+		data := bytes.Replace(games.Get([]byte("#1")), []byte(`"id":"#1"`), []byte(`"id":"g1"`), 1)
+		if err := games.Delete([]byte("#1")); err != nil {
+			return err
+		}
+		if err := games.Put([]byte("g1"), data); err != nil {
+			return err
+		}
+		for _, idx := range []struct{ bucket, prefix string }{{"user_active", "test:alice\x00test:chan\x00"}, {"user_active", "test:bob\x00test:chan\x00"}, {"channel_active", "test:chan\x00"}} {
+			b := tx.Bucket([]byte(idx.bucket))
+			if err := b.Delete([]byte(idx.prefix + "#1")); err != nil {
+				return err
+			}
+			if err := b.Put([]byte(idx.prefix+"g1"), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	h.open()
+	for _, typed := range []string{"g1", "1", "#1", "G1"} {
+		if r := h.ok("carol", "/board "+typed); !strings.HasPrefix(r.Text, "g1 ·") {
+			t.Errorf("/board %s: %q", typed, r.Text)
+		}
+	}
+	if r := h.ok("alice", "e2e4"); !strings.HasPrefix(r.Text, "g1 · 1. e4") {
+		t.Fatalf("move in the old game: %q", r.Text)
+	}
+	// New games go on numbering after it, in the new form.
+	if id := h.startGame("moebius"); id != "#2" {
+		t.Fatalf("next id %q", id)
 	}
 }
