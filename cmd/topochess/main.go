@@ -23,6 +23,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"arena":   cmdArena,
 	"check":   cmdCheck,
 	"backup":  cmdBackup,
+	"puzzles": cmdPuzzles,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -62,5 +63,7 @@ Usage:
                                           verify a database (also while serve runs); exit 1 on problems
   topochess backup --out FILE [--db FILE | --config FILE]
                                           write a consistent copy, also while serve runs (docs/security-storage.md)
+  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o puzzle/stock.json] [-v]
+                                          generate the shipped puzzles: engine games, unique forced mates
 `)
 }
