@@ -163,8 +163,15 @@ type Seen struct {
 // answers).
 func Reference(t testing.TB, platform string, users map[string]bot.User) []Seen {
 	svc := NewService(t)
-	var seen Seen
-	svc.Notify(platform, func(r bot.Reply) { seen.add(r) })
+	// What the bot posts on its own comes after the command's answers,
+	// as the platforms' tests hand it over (Counting.Posted).
+	var mu sync.Mutex
+	var posted []bot.Reply
+	svc.Notify(platform, func(r bot.Reply) {
+		mu.Lock()
+		posted = append(posted, r)
+		mu.Unlock()
+	})
 	users = maps.Clone(users)
 	for name, u := range users {
 		u.ID = "reference:" + name // ids never show
@@ -184,11 +191,17 @@ func Reference(t testing.TB, platform string, users map[string]bot.User) []Seen 
 				cmd.Args[o.Name] = v
 			}
 		}
-		seen = Seen{}
+		var seen Seen
 		for _, r := range svc.Handle(cmd) {
 			seen.add(r)
 		}
 		svc.WaitBot()
+		mu.Lock()
+		for _, r := range posted {
+			seen.add(r)
+		}
+		posted = nil
+		mu.Unlock()
 		out = append(out, seen)
 	}
 	return out
