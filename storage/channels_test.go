@@ -23,6 +23,13 @@ func TestMoveChannel(t *testing.T) {
 	if err := s.CreateChallenge(ch, "", t0, Caps{}); err != nil {
 		t.Fatal(err)
 	}
+	// The old chat follows a game of another chat (and a third chat
+	// follows the same game).
+	for _, ch := range []string{"tg:old", "tg:third"} {
+		if err := s.AddFollow(Follow{Game: gs[2].ID, Channel: ch, By: "bob", Since: t0}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	stale := *gs[0] // loaded before the move
 
 	games, chals, err := s.MoveChannel("tg:old", "tg:new")
@@ -58,6 +65,13 @@ func TestMoveChannel(t *testing.T) {
 	}
 	if c, _ := s.Challenge(ch.ID); c.Channel != "tg:new" {
 		t.Errorf("the challenge is in %s", c.Channel)
+	}
+	fs, err := s.Follows(gs[2].ID)
+	if err != nil || len(fs) != 2 || fs[0].Channel != "tg:new" || fs[1].Channel != "tg:third" {
+		t.Errorf("follows after the move: %+v %v, want tg:new and tg:third", fs, err)
+	}
+	if found, _ := s.RemoveFollow(gs[2].ID, "tg:old"); found {
+		t.Error("the old chat still follows the game")
 	}
 	// A copy from before the move cannot be saved over it.
 	stale.Moves = []string{"e2-e4"}
