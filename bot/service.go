@@ -107,7 +107,7 @@ type Config struct {
 
 // Service is the platform-neutral bot. It is safe for concurrent use.
 type Service struct {
-	store   *storage.Store
+	store   storage.Backend
 	limits  Limits
 	painter Painter
 	explain Explainer
@@ -126,8 +126,9 @@ type Service struct {
 	ai        *opponent
 }
 
-// New builds a service on an open store.
-func New(store *storage.Store, cfg Config) *Service {
+// New builds a service on an open store: bbolt (*storage.Store) or
+// PostgreSQL (*storage.Postgres).
+func New(store storage.Backend, cfg Config) *Service {
 	s := &Service{
 		store:   store,
 		limits:  cfg.Limits.withDefaults(),
