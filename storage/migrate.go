@@ -279,4 +279,3 @@ func copyRecords(ctx context.Context, btx *bolt.Tx, tx pgx.Tx) error {
 	_, err = tx.Exec(ctx, `SELECT setval('outbox_seq', $1, $2)`, max(n, 1), n > 0)
 	return err
 }
-
