@@ -340,6 +340,11 @@ func (s *Service) internal(c *call, err error) []Reply {
 	if errors.Is(err, storage.ErrDuplicate) {
 		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
 	}
+	// Only another process sharing the database gets here (one process
+	// serialises a game's commands under its lock): its write won.
+	if errors.Is(err, storage.ErrConflict) {
+		return []Reply{s.errorReply(c, "Someone else moved first: the game changed a moment before your command, which was not applied. Look at the board and try again.")}
+	}
 	var re *storage.RecordError
 	if errors.As(err, &re) {
 		s.log.Error("damaged record", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
