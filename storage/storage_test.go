@@ -13,16 +13,6 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func openTemp(t testing.TB) *Store {
-	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "t.db"), Options{Timeout: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func newGame(white, black, channel string) *Game {
 	return &Game{Variant: "standard", Channel: channel, White: Player{ID: white, Name: white}, Black: Player{ID: black, Name: black}, Moves: []string{}}
 }
