@@ -73,9 +73,7 @@ func (p *Postgres) Counts() (Counts, error) {
 	return pgCounts(ctx, p.pool)
 }
 
-func pgCounts(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}) (Counts, error) {
+func pgCounts(ctx context.Context, q rowQuerier) (Counts, error) {
 	c := Counts{}
 	for _, k := range countedKinds {
 		var n int

@@ -13,7 +13,7 @@ import (
 
 // pgGetGame reads a game; lock takes its row until the transaction ends,
 // which is what serialises two processes changing one game.
-func pgGetGame(ctx context.Context, tx pgx.Tx, id string, lock bool) (*Game, error) {
+func pgGetGame(ctx context.Context, tx rowQuerier, id string, lock bool) (*Game, error) {
 	q := `SELECT data FROM games WHERE id = $1`
 	if lock {
 		q += ` FOR UPDATE`
@@ -108,9 +108,7 @@ func pgCheckGames(ctx context.Context, tx pgx.Tx, caps Caps, players ...Player) 
 
 // pgActiveCount counts games in (user, channel) pairs, as bbolt's index
 // does.
-func pgActiveCount(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, user string) (int, error) {
+func pgActiveCount(ctx context.Context, q rowQuerier, user string) (int, error) {
 	var n int
 	err := q.QueryRow(ctx, `SELECT count(*) FROM games WHERE active AND (white = $1 OR black = $1)`, user).Scan(&n)
 	return n, err
@@ -181,13 +179,9 @@ func (p *Postgres) SaveGame(g *Game, eventID string, now time.Time, out ...*Outg
 
 // Game loads a game by id.
 func (p *Postgres) Game(id string) (*Game, error) {
-	var g *Game
-	err := p.update(func(ctx context.Context, tx pgx.Tx) error {
-		var err error
-		g, err = pgGetGame(ctx, tx, id, false)
-		return err
-	})
-	return g, err
+	ctx, cancel := p.ctx()
+	defer cancel()
+	return pgGetGame(ctx, p.pool, id, false)
 }
 
 // games runs a query selecting (id, data) and decodes the rows, leaving
@@ -251,7 +245,7 @@ func (p *Postgres) ImportGames(gs []*Game, now time.Time) error {
 	})
 }
 
-func pgGetChallenge(ctx context.Context, tx pgx.Tx, id string, lock bool) (*Challenge, error) {
+func pgGetChallenge(ctx context.Context, tx rowQuerier, id string, lock bool) (*Challenge, error) {
 	q := `SELECT data FROM challenges WHERE id = $1`
 	if lock {
 		q += ` FOR UPDATE`
@@ -319,13 +313,9 @@ func (p *Postgres) CreateChallenge(c *Challenge, eventID string, now time.Time, 
 
 // Challenge loads a challenge by id.
 func (p *Postgres) Challenge(id string) (*Challenge, error) {
-	var c *Challenge
-	err := p.update(func(ctx context.Context, tx pgx.Tx) error {
-		var err error
-		c, err = pgGetChallenge(ctx, tx, id, false)
-		return err
-	})
-	return c, err
+	ctx, cancel := p.ctx()
+	defer cancel()
+	return pgGetChallenge(ctx, p.pool, id, false)
 }
 
 // DeleteChallenge removes a challenge; ErrNotFound when someone else

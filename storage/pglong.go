@@ -58,9 +58,7 @@ func (p *Postgres) FinishedGames(channel, userID string, limit int) ([]*Game, er
 	return p.games(`SELECT id, data FROM games WHERE NOT active AND channel = $1 AND (white = $2 OR black = $2) ORDER BY ended_ns DESC, id DESC LIMIT $3`, channel, userID, limit)
 }
 
-func pgGetRating(ctx context.Context, q interface {
-	QueryRow(context.Context, string, ...any) pgx.Row
-}, variant, userID string) (Rating, error) {
+func pgGetRating(ctx context.Context, q rowQuerier, variant, userID string) (Rating, error) {
 	r := Rating{User: userID, Variant: variant}
 	var data []byte
 	err := q.QueryRow(ctx, `SELECT data FROM ratings WHERE variant = $1 AND user_id = $2`, variant, userID).Scan(&data)

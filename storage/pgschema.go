@@ -163,6 +163,12 @@ func (p *Postgres) ctx() (context.Context, context.CancelFunc) {
 	return context.WithTimeout(context.Background(), p.timeout)
 }
 
+// rowQuerier is a pool or a transaction: reads outside a write need no
+// transaction of their own (one round trip instead of three).
+type rowQuerier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
 // update runs fn in one read-write transaction.
 func (p *Postgres) update(fn func(ctx context.Context, tx pgx.Tx) error) error {
 	ctx, cancel := p.ctx()

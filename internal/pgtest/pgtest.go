@@ -69,7 +69,15 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "topochess-pg-")
+	// Under /tmp when there is one: the socket's path must stay under
+	// the 107 bytes a unix socket address holds, and as root the server
+	// (run as nobody) must be able to reach it, which a private TMPDIR
+	// would not allow.
+	base := ""
+	if st, err := os.Stat("/tmp"); err == nil && st.IsDir() {
+		base = "/tmp"
+	}
+	dir, err := os.MkdirTemp(base, "topochess-pg-")
 	if err != nil {
 		return nil, err
 	}
