@@ -121,3 +121,24 @@ func TestMigrateNeedsBothEnds(t *testing.T) {
 		t.Errorf("exit %d: %s", code, stderr.String())
 	}
 }
+
+// check and backup read the bbolt file; with PostgreSQL configured they
+// say so instead of checking a file the bot does not use.
+func TestCheckWithPostgresConfigured(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "c.yaml")
+	if err := os.WriteFile(cfg, []byte("storage:\n  postgres_url: postgres://u:s3cret@db/x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"check", "backup"} {
+		var stdout, stderr bytes.Buffer
+		args := []string{cmd, "--config", cfg}
+		if cmd == "backup" {
+			args = append(args, "--out", filepath.Join(dir, "b.db"))
+		}
+		code := run(args, nil, &stdout, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "pg_dump") || strings.Contains(stderr.String(), "s3cret") {
+			t.Errorf("%s: exit %d, %q", cmd, code, stderr.String())
+		}
+	}
+}
