@@ -169,3 +169,28 @@ func TestMigrateRefusesUnknownRecords(t *testing.T) {
 		t.Fatalf("something was written: %v", n)
 	}
 }
+
+// A record that does not decode stops the move with its name and where
+// to look; nothing is written.
+func TestMigrateStopsAtADamagedRecord(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "t.db")
+	src, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillAllKinds(t, src)
+	src.Close()
+	plantRaw(t, path, "games", "g99", []byte(`{"v":1,`))
+	if src, err = Open(path, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst := freshPostgres(t)(t).(*Postgres)
+	_, err = src.MigrateTo(dst)
+	if err == nil || !strings.Contains(err.Error(), `game "g99"`) || !strings.Contains(err.Error(), "topochess check") {
+		t.Fatalf("damaged record: %v", err)
+	}
+	if n, _ := dst.Counts(); n["games"] != 0 || n["ratings"] != 0 {
+		t.Fatalf("something was written: %v", n)
+	}
+}

@@ -121,4 +121,9 @@ func TestPostgresBadURLKeepsThePasswordOut(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("bad URL: %v", err)
 	}
+	// Nothing listens on port 1 of loopback.
+	_, err = OpenPostgres("postgres://u:s3cret@127.0.0.1:1/x", Options{Timeout: 2 * time.Second})
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "does not answer") {
+		t.Fatalf("no server: %v", err)
+	}
 }

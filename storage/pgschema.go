@@ -109,6 +109,10 @@ func OpenPostgres(url string, opt Options) (*Postgres, error) {
 	if err != nil {
 		return nil, fmt.Errorf("storage: postgres: %w", err)
 	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("storage: postgres: the database does not answer: %w\n(check storage.postgres_url / TOPOCHESS_POSTGRES_URL and that the server runs)", err)
+	}
 	p := &Postgres{pool: pool, log: opt.Logger, timeout: opt.Timeout}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
