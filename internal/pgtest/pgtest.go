@@ -7,6 +7,7 @@
 package pgtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,11 +78,18 @@ func Start() (*Server, error) {
 	if st, err := os.Stat("/tmp"); err == nil && st.IsDir() {
 		base = "/tmp"
 	}
+	reapOrphans(base, bin)
 	dir, err := os.MkdirTemp(base, "topochess-pg-")
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{dir: dir, bin: bin}
+	// A test binary killed before Stop (a timeout) leaves its server
+	// running; the next Start stops it, knowing its owner is gone.
+	if err := os.WriteFile(filepath.Join(dir, "owner"), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
 	// initdb refuses to run as root: the server then runs as nobody, in
 	// a directory given to nobody.
 	if os.Geteuid() == 0 {
@@ -144,6 +152,28 @@ func (s *Server) NewDatabase() (string, error) {
 		return "", err
 	}
 	return s.URL(name), nil
+}
+
+// reapOrphans stops the servers of test processes that are gone.
+func reapOrphans(base, bin string) {
+	dirs, _ := filepath.Glob(filepath.Join(cmp.Or(base, os.TempDir()), "topochess-pg-*"))
+	for _, dir := range dirs {
+		b, err := os.ReadFile(filepath.Join(dir, "owner"))
+		if err != nil {
+			continue
+		}
+		pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil || pid <= 0 || syscall.Kill(pid, 0) == nil || errors.Is(syscall.Kill(pid, 0), syscall.EPERM) {
+			continue // its process still runs
+		}
+		s := &Server{dir: dir, bin: bin}
+		if st, err := os.Stat(dir); err == nil && os.Geteuid() == 0 {
+			if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Uid != 0 {
+				s.cred = &syscall.Credential{Uid: sys.Uid, Gid: sys.Gid}
+			}
+		}
+		s.Stop()
+	}
 }
 
 // Stop stops the server and removes its files.
