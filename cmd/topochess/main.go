@@ -23,6 +23,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"arena":   cmdArena,
 	"check":   cmdCheck,
 	"backup":  cmdBackup,
+	"migrate": cmdMigrate,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -62,5 +63,8 @@ Usage:
                                           verify a database (also while serve runs); exit 1 on problems
   topochess backup --out FILE [--db FILE | --config FILE]
                                           write a consistent copy, also while serve runs (docs/security-storage.md)
+  topochess migrate --from FILE [--to URL]
+                                          copy a stopped bot's bbolt file into an empty PostgreSQL database
+                                          (URL default: TOPOCHESS_POSTGRES_URL) and verify the counts (docs/scaling.md)
 `)
 }
