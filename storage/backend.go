@@ -59,6 +59,14 @@ type Backend interface {
 	RefusedOutgoing(channel string) ([]*Outgoing, error)
 
 	ClaimWebName(key, name string, hash []byte) (heldName string, heldHash []byte, err error)
+
+	SwapMessage(channel, replyKey, message string, now time.Time) (previous string, err error)
+	TakeMessage(channel, replyKey string) (message string, err error)
+	KeepButton(platform string, b KeptButton) (id string, err error)
+	Button(platform, id string) (KeptButton, error)
+	PruneMessages(before time.Time) (int, error)
+
+	MoveChannel(from, to string) (games, challenges int, err error)
 }
 
 var (

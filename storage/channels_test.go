@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-func TestMoveChannel(t *testing.T) {
-	s := openTemp(t)
+func suiteMoveChannel(t *testing.T, open opener) {
+	s := open(t)
 	gs := []*Game{
 		newGame("alice", "bob", "tg:old"),   // active
 		newGame("carol", "alice", "tg:old"), // finished below

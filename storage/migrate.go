@@ -1,7 +1,9 @@
 package storage
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -22,7 +24,8 @@ import (
 type Counts map[string]int
 
 // countedKinds are the record kinds, with the bbolt bucket and the
-// PostgreSQL table holding them.
+// PostgreSQL table holding them (with the condition selecting the kind
+// when a table holds several).
 var countedKinds = []struct {
 	kind   string
 	bucket []byte
@@ -36,6 +39,8 @@ var countedKinds = []struct {
 	{"outbox", bOutbox, "outbox"},
 	{"outbox refused", bRefused, "outbox_refused"},
 	{"web names", bWebNames, "web_names"},
+	{"message keys", bMessageKeys, "keyed WHERE kind = '" + kindMessageKey + "'"},
+	{"kept buttons", bKeptButtons, "keyed WHERE kind = '" + kindKeptButton + "'"},
 }
 
 // derivedBuckets are bbolt's indexes, rebuilt from the records.
@@ -260,6 +265,38 @@ func copyRecords(ctx context.Context, btx *bolt.Tx, tx pgx.Tx) error {
 	if err != nil {
 		return err
 	}
+	err = each(bMessageKeys, func(k, v []byte) error {
+		channel, replyKey, ok := bytes.Cut(k, []byte{0})
+		var ref messageRef
+		if !ok {
+			return damaged("message key", k, errors.New("key is not channel and reply key"))
+		}
+		if err := json.Unmarshal(v, &ref); err != nil {
+			return damaged("message key", k, err)
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO keyed VALUES ($1, $2, $3, $4, $5)`,
+			kindMessageKey, string(channel), string(replyKey), ref.At.UnixNano(), v)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	err = each(bKeptButtons, func(k, v []byte) error {
+		platform, id, ok := bytes.Cut(k, []byte{0})
+		var b KeptButton
+		if !ok {
+			return damaged("kept button", k, errors.New("key is not platform and id"))
+		}
+		if err := json.Unmarshal(v, &b); err != nil {
+			return damaged("kept button", k, err)
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO keyed VALUES ($1, $2, $3, $4, $5)`,
+			kindKeptButton, string(platform), string(id), b.At.UnixNano(), v)
+		return err
+	})
+	if err != nil {
+		return err
+	}
 	// The id counters go on from where bbolt's were.
 	seq := func(bucket []byte) int64 {
 		if b := btx.Bucket(bucket); b != nil {
@@ -271,6 +308,10 @@ func copyRecords(ctx context.Context, btx *bolt.Tx, tx pgx.Tx) error {
 		return err
 	}
 	if _, err := tx.Exec(ctx, `UPDATE counters SET n = $1 WHERE name = 'challenge'`, seq(bChallenges)); err != nil {
+		return err
+	}
+	// A kept button's id is never handed out again, after the move too.
+	if _, err := tx.Exec(ctx, `UPDATE counters SET n = $1 WHERE name = 'button'`, seq(bKeptButtons)); err != nil {
 		return err
 	}
 	n := seq(bOutbox)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,16 @@ func fillAllKinds(t *testing.T, s *Store) {
 	if _, _, err := s.ClaimWebName("bob", "Bob", []byte("hash")); err != nil {
 		t.Fatal(err)
 	}
+	for i, k := range []string{"board:g1", "draw:g2"} {
+		if _, err := s.SwapMessage("telegram:ch", k, strconv.Itoa(10+i), t0.Add(time.Duration(i)*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3 {
+		if _, err := s.KeepButton("telegram", KeptButton{Command: "move", Args: map[string]string{"move": "e2-e4"}, For: "telegram:5", At: t0.Add(time.Duration(i) * time.Hour)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestMigrateBoltToPostgres(t *testing.T) {
@@ -75,7 +86,7 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Counts{"games": 30, "challenges": 3, "ratings": 2, "settings": 1, "events": 6, "outbox": 5, "outbox refused": 1, "web names": 1}
+	want := Counts{"games": 30, "challenges": 3, "ratings": 2, "settings": 1, "events": 6, "outbox": 5, "outbox refused": 1, "web names": 1, "message keys": 2, "kept buttons": 3}
 	if !reflect.DeepEqual(copied, want) {
 		t.Fatalf("copied %v, want %v", copied, want)
 	}
@@ -124,7 +135,20 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 	if seen, _ := dst.SeenEvent("ev-end-g1"); !seen {
 		t.Error("an event applied before the move is not recognised after it")
 	}
+	a9, ea := src.Button("telegram", "2")
+	b9, eb := dst.Button("telegram", "2")
+	same("kept button", a9, b9, ea, eb)
+	if m, err := dst.TakeMessage("telegram:ch", "draw:g2"); m != "11" || err != nil {
+		t.Errorf("message key after the move: %q %v, want 11", m, err)
+	}
+	// The records' times came along: pruning takes the older ones.
+	if n, err := dst.PruneMessages(t0.Add(90 * time.Minute)); n != 3 || err != nil {
+		t.Errorf("pruned %d (%v) after the move, want 1 message key and 2 buttons", n, err)
+	}
 	// Ids go on where they were.
+	if id, err := dst.KeepButton("telegram", KeptButton{Command: "board", At: t0}); id != "4" || err != nil {
+		t.Errorf("next kept button id %q, %v; want 4", id, err)
+	}
 	g := newGame("x", "y", "ch")
 	if err := dst.CreateGame(g, "", t0); err != nil || g.ID != "g31" {
 		t.Errorf("next game id %q, %v; want g31", g.ID, err)

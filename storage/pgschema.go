@@ -77,6 +77,18 @@ CREATE TABLE outbox_refused (
 	data bytea NOT NULL,
 	PRIMARY KEY (channel, id));
 CREATE TABLE web_names (key text COLLATE "C" PRIMARY KEY, data bytea NOT NULL);`,
+	// 2: small records looked up by a key of one or two parts (bbolt's
+	// "a \0 b" keys): message keys and kept buttons. One table serves
+	// every such kind; at_ns is set for the kinds pruned by age.
+	`CREATE TABLE keyed (
+	kind text COLLATE "C" NOT NULL,
+	k1 text COLLATE "C" NOT NULL,
+	k2 text COLLATE "C" NOT NULL,
+	at_ns bigint,
+	data bytea NOT NULL,
+	PRIMARY KEY (kind, k1, k2));
+CREATE INDEX keyed_at ON keyed (kind, at_ns) WHERE at_ns IS NOT NULL;
+INSERT INTO counters VALUES ('button', 0);`,
 }
 
 // SchemaVersion is the schema version this binary writes and reads.

@@ -40,6 +40,9 @@ var suite = []struct {
 	{"RacingSavesOneWins", suiteRacingSavesOneWins},
 	{"EventAppliedOnce", suiteEventAppliedOnce},
 	{"RacingAcceptsOneGame", suiteRacingAcceptsOneGame},
+	{"MessagesAcrossReopen", suiteMessagesAcrossReopen},
+	{"RacingSwapsOneChain", suiteRacingSwapsOneChain},
+	{"MoveChannel", suiteMoveChannel},
 }
 
 func runSuite(t *testing.T, fresh func(t testing.TB) opener) {

@@ -19,7 +19,7 @@ func cmdMigrate(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	to := fs.String("to", "", "the PostgreSQL database (postgres:// URL; default: TOPOCHESS_POSTGRES_URL, which keeps a password off the command line)")
 	wait := fs.Duration("timeout", 5*time.Second, "how long to wait for a process using the file")
 	if err := fs.Parse(args); err != nil {
-		return flagError(stderr, "migrate", err)
+		return parseError(fs, stdout, stderr, err)
 	}
 	if fs.NArg() > 0 {
 		return flagError(stderr, "migrate", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
