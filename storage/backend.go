@@ -61,12 +61,24 @@ type Backend interface {
 	ClaimWebName(key, name string, hash []byte) (heldName string, heldHash []byte, err error)
 
 	SwapMessage(channel, replyKey, message string, now time.Time) (previous string, err error)
+	Message(channel, replyKey string) (message string, err error)
 	TakeMessage(channel, replyKey string) (message string, err error)
 	KeepButton(platform string, b KeptButton) (id string, err error)
 	Button(platform, id string) (KeptButton, error)
 	PruneMessages(before time.Time) (int, error)
 
 	MoveChannel(from, to string) (games, challenges int, err error)
+
+	AddFollow(f Follow) error
+	RemoveFollow(game, channel string) (bool, error)
+	Follows(game string) ([]Follow, error)
+
+	SaveReview(r *Review) error
+	GameReview(game string) (*Review, error)
+
+	OpenPuzzle(user, channel string) (st PuzzleState, ok bool, err error)
+	PuzzleStats(variant, user string) (PuzzleStats, error)
+	SavePuzzle(user, channel, variant string, open *PuzzleState, stats PuzzleStats) error
 }
 
 var (

@@ -18,6 +18,7 @@ func suiteMessagesAcrossReopen(t *testing.T, open opener) {
 		t.Errorf("second swap returned %q, want 10", prev)
 	}
 	s.SwapMessage("tg:1", "draw:g1", "11", t0)
+	s.SwapMessage("tg:1", "board:#1", "13", t0)
 	id1, err := s.KeepButton("telegram", KeptButton{Command: "move", Args: map[string]string{"move": "e2-e4"}, For: "telegram:5", At: t0})
 	if err != nil {
 		t.Fatal(err)
@@ -25,6 +26,15 @@ func suiteMessagesAcrossReopen(t *testing.T, open opener) {
 	s.Close()
 
 	s = open(t)
+	if m, _ := s.Message("tg:1", "challenge:c1"); m != "" {
+		t.Errorf("a key never recorded is carried by %q", m)
+	}
+	if m, _ := s.Message("tg:1", "board:#1"); m != "13" {
+		t.Errorf("after reopening, board:#1 is carried by %q, want 13 (looked up, kept)", m)
+	}
+	if m, _ := s.TakeMessage("tg:1", "board:#1"); m != "13" {
+		t.Errorf("board:#1 after a look-up: %q, want 13", m)
+	}
 	if m, _ := s.TakeMessage("tg:1", "draw:g1"); m != "11" {
 		t.Errorf("after reopening, draw:g1 is carried by %q, want 11", m)
 	}

@@ -41,6 +41,10 @@ var countedKinds = []struct {
 	{"web names", bWebNames, "web_names"},
 	{"message keys", bMessageKeys, "keyed WHERE kind = '" + kindMessageKey + "'"},
 	{"kept buttons", bKeptButtons, "keyed WHERE kind = '" + kindKeptButton + "'"},
+	{"follows", bFollows, "keyed WHERE kind = '" + kindFollow + "'"},
+	{"reviews", bReviews, "keyed WHERE kind = '" + kindReview + "'"},
+	{"open puzzles", bPuzzleOpen, "keyed WHERE kind = '" + kindPuzzleOpen + "'"},
+	{"puzzle stats", bPuzzleStats, "keyed WHERE kind = '" + kindPuzzleStats + "'"},
 }
 
 // derivedBuckets are bbolt's indexes, rebuilt from the records.
@@ -265,34 +269,65 @@ func copyRecords(ctx context.Context, btx *bolt.Tx, tx pgx.Tx) error {
 	if err != nil {
 		return err
 	}
-	err = each(bMessageKeys, func(k, v []byte) error {
-		channel, replyKey, ok := bytes.Cut(k, []byte{0})
+	// keyed copies a bucket of records keyed "k1 \0 k2" (or k1 alone)
+	// into the keyed table; check decodes a record and returns its time
+	// for the kinds pruned by age.
+	keyed := func(bucket []byte, kind, what string, twoParts bool, check func(v []byte) (*int64, error)) error {
+		return each(bucket, func(k, v []byte) error {
+			k1, k2, two := bytes.Cut(k, []byte{0})
+			if two != twoParts {
+				return damaged(what, k, errors.New("the key has the wrong number of parts"))
+			}
+			at, err := check(v)
+			if err != nil {
+				return damaged(what, k, err)
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO keyed VALUES ($1, $2, $3, $4, $5)`, kind, string(k1), string(k2), at, v)
+			return err
+		})
+	}
+	err = keyed(bMessageKeys, kindMessageKey, "message key", true, func(v []byte) (*int64, error) {
 		var ref messageRef
-		if !ok {
-			return damaged("message key", k, errors.New("key is not channel and reply key"))
-		}
-		if err := json.Unmarshal(v, &ref); err != nil {
-			return damaged("message key", k, err)
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO keyed VALUES ($1, $2, $3, $4, $5)`,
-			kindMessageKey, string(channel), string(replyKey), ref.At.UnixNano(), v)
-		return err
+		err := json.Unmarshal(v, &ref)
+		at := ref.At.UnixNano()
+		return &at, err
 	})
 	if err != nil {
 		return err
 	}
-	err = each(bKeptButtons, func(k, v []byte) error {
-		platform, id, ok := bytes.Cut(k, []byte{0})
+	err = keyed(bKeptButtons, kindKeptButton, "kept button", true, func(v []byte) (*int64, error) {
 		var b KeptButton
-		if !ok {
-			return damaged("kept button", k, errors.New("key is not platform and id"))
-		}
-		if err := json.Unmarshal(v, &b); err != nil {
-			return damaged("kept button", k, err)
-		}
-		_, err := tx.Exec(ctx, `INSERT INTO keyed VALUES ($1, $2, $3, $4, $5)`,
-			kindKeptButton, string(platform), string(id), b.At.UnixNano(), v)
+		err := json.Unmarshal(v, &b)
+		at := b.At.UnixNano()
+		return &at, err
+	})
+	if err != nil {
 		return err
+	}
+	err = keyed(bFollows, kindFollow, "follow", true, func(v []byte) (*int64, error) {
+		var f Follow
+		return nil, decode(v, &f, migrateFollow)
+	})
+	if err != nil {
+		return err
+	}
+	err = keyed(bReviews, kindReview, "review", false, func(v []byte) (*int64, error) {
+		var r Review
+		return nil, decode(v, &r, migrateReview)
+	})
+	if err != nil {
+		return err
+	}
+	err = keyed(bPuzzleOpen, kindPuzzleOpen, "open puzzle", true, func(v []byte) (*int64, error) {
+		var st PuzzleState
+		return nil, decode(v, &st, migratePuzzle)
+	})
+	if err != nil {
+		return err
+	}
+	err = keyed(bPuzzleStats, kindPuzzleStats, "puzzle stats", true, func(v []byte) (*int64, error) {
+		var ps PuzzleStats
+		return nil, decode(v, &ps, migratePuzzle)
 	})
 	if err != nil {
 		return err

@@ -65,6 +65,17 @@ func fillAllKinds(t *testing.T, s *Store) {
 			t.Fatal(err)
 		}
 	}
+	for _, ch := range []string{"discord:a", "discord:b"} {
+		if err := s.AddFollow(Follow{Game: gs[6].ID, Channel: ch, By: "carol", Since: t0, Plies: 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SaveReview(&Review{Game: gs[0].ID, Plies: 1, Depth: 3, Scores: []int{20, -30}, Best: []string{"e2-e4", "e7-e5"}, Created: t0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SavePuzzle("alice", "ch", "torus", &PuzzleState{Puzzle: "torus-4", Step: 1, Started: t0}, PuzzleStats{R: 1510, RD: 300, Sigma: 0.06, Solved: 1, Tried: []string{"torus-2", "torus-4"}}); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 3 {
 		if _, err := s.KeepButton("telegram", KeptButton{Command: "move", Args: map[string]string{"move": "e2-e4"}, For: "telegram:5", At: t0.Add(time.Duration(i) * time.Hour)}); err != nil {
 			t.Fatal(err)
@@ -86,7 +97,7 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Counts{"games": 30, "challenges": 3, "ratings": 2, "settings": 1, "events": 6, "outbox": 5, "outbox refused": 1, "web names": 1, "message keys": 2, "kept buttons": 3}
+	want := Counts{"games": 30, "challenges": 3, "ratings": 2, "settings": 1, "events": 6, "outbox": 5, "outbox refused": 1, "web names": 1, "message keys": 2, "kept buttons": 3, "follows": 2, "reviews": 1, "open puzzles": 1, "puzzle stats": 1}
 	if !reflect.DeepEqual(copied, want) {
 		t.Fatalf("copied %v, want %v", copied, want)
 	}
@@ -100,7 +111,7 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 			t.Errorf("%s differs:\nbbolt      %+v (%v)\npostgresql %+v (%v)", what, a, errA, b, errB)
 		}
 	}
-	for _, id := range []string{"g1", "g2", "g7", "g30"} {
+	for _, id := range []string{"#1", "#2", "#7", "#30"} {
 		a, ea := src.Game(id)
 		b, eb := dst.Game(id)
 		same("game "+id, a, b, ea, eb)
@@ -132,7 +143,7 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 	if name, hash, err := dst.ClaimWebName("bob", "B0b", []byte("other")); err != nil || name != "Bob" || string(hash) != "hash" {
 		t.Errorf("web name after the move: %q %q %v", name, hash, err)
 	}
-	if seen, _ := dst.SeenEvent("ev-end-g1"); !seen {
+	if seen, _ := dst.SeenEvent("ev-end-#1"); !seen {
 		t.Error("an event applied before the move is not recognised after it")
 	}
 	a9, ea := src.Button("telegram", "2")
@@ -140,6 +151,21 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 	same("kept button", a9, b9, ea, eb)
 	if m, err := dst.TakeMessage("telegram:ch", "draw:g2"); m != "11" || err != nil {
 		t.Errorf("message key after the move: %q %v, want 11", m, err)
+	}
+	a10, ea := src.Follows("#7")
+	b10, eb := dst.Follows("#7")
+	same("follows", a10, b10, ea, eb)
+	a11, ea := src.GameReview("#1")
+	b11, eb := dst.GameReview("#1")
+	same("review", a11, b11, ea, eb)
+	a12, _, ea := src.OpenPuzzle("alice", "ch")
+	b12, _, eb := dst.OpenPuzzle("alice", "ch")
+	same("open puzzle", a12, b12, ea, eb)
+	a13, ea := src.PuzzleStats("torus", "alice")
+	b13, eb := dst.PuzzleStats("torus", "alice")
+	same("puzzle stats", a13, b13, ea, eb)
+	if len(b10) != 2 || b11 == nil || b12.Puzzle != "torus-4" || b13.Solved != 1 {
+		t.Errorf("after the move: follows %+v, review %+v, puzzle %+v, stats %+v", b10, b11, b12, b13)
 	}
 	// The records' times came along: pruning takes the older ones.
 	if n, err := dst.PruneMessages(t0.Add(90 * time.Minute)); n != 3 || err != nil {
@@ -150,8 +176,8 @@ func TestMigrateBoltToPostgres(t *testing.T) {
 		t.Errorf("next kept button id %q, %v; want 4", id, err)
 	}
 	g := newGame("x", "y", "ch")
-	if err := dst.CreateGame(g, "", t0); err != nil || g.ID != "g31" {
-		t.Errorf("next game id %q, %v; want g31", g.ID, err)
+	if err := dst.CreateGame(g, "", t0); err != nil || g.ID != "#31" {
+		t.Errorf("next game id %q, %v; want #31", g.ID, err)
 	}
 	c := &Challenge{Channel: "ch", From: Player{ID: "x"}, Created: t0, Expires: t0.Add(time.Hour)}
 	if err := dst.CreateChallenge(c, "", t0, Caps{}); err != nil || c.ID != "c4" {

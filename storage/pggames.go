@@ -68,7 +68,7 @@ func pgCreateGame(ctx context.Context, tx pgx.Tx, g *Game, now time.Time) error 
 	if err != nil {
 		return err
 	}
-	g.ID, g.Rev = "g"+strconv.FormatUint(n, 10), 1
+	g.ID, g.Rev = GameIDPrefix+strconv.FormatUint(n, 10), 1
 	if g.Created.IsZero() {
 		g.Created = now
 	}

@@ -57,6 +57,21 @@ func (p *Postgres) SwapMessage(channel, replyKey, message string, now time.Time)
 	return previous, err
 }
 
+// Message returns the message carrying a reply key ("" if none).
+func (p *Postgres) Message(channel, replyKey string) (message string, err error) {
+	ctx, cancel := p.ctx()
+	defer cancel()
+	data, err := pgKeyed(ctx, p.pool, kindMessageKey, channel, replyKey)
+	if err != nil || data == nil {
+		return "", err
+	}
+	var ref messageRef
+	if json.Unmarshal(data, &ref) == nil {
+		message = ref.Message
+	}
+	return message, nil
+}
+
 // TakeMessage returns and forgets the message carrying a reply key.
 func (p *Postgres) TakeMessage(channel, replyKey string) (message string, err error) {
 	ctx, cancel := p.ctx()
@@ -129,9 +144,9 @@ func (p *Postgres) PruneMessages(before time.Time) (int, error) {
 	return int(tag.RowsAffected()), err
 }
 
-// MoveChannel gives a channel's games, active and finished, and its open
-// challenges a new channel id (a Telegram group upgraded to a
-// supergroup). Every moved game's revision is bumped, so a copy loaded
+// MoveChannel gives a channel's games, active and finished, its open
+// challenges and the games it follows a new channel id (a Telegram group
+// upgraded to a supergroup). Every moved game's revision is bumped, so a copy loaded
 // before the move is not saved over it; the rows are locked first, so a
 // save racing the move either lands before it (and moves with the game)
 // or fails with ErrConflict.
@@ -151,6 +166,9 @@ func (p *Postgres) MoveChannel(from, to string) (games, challenges int, err erro
 				return err
 			}
 			g.Channel = to
+			if g.Server == from { // a Telegram group is its own server
+				g.Server = to
+			}
 			g.Rev++
 			if err := pgPutGame(ctx, tx, g); err != nil {
 				return err
@@ -177,7 +195,7 @@ func (p *Postgres) MoveChannel(from, to string) (games, challenges int, err erro
 			}
 			challenges++
 		}
-		return nil
+		return pgMoveFollows(ctx, tx, from, to)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -192,4 +210,50 @@ func pgColumn(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]string, 
 		return nil, err
 	}
 	return pgx.CollectRows(rows, pgx.RowTo[string])
+}
+
+// pgMoveFollows makes the follows of channel from those of channel to.
+// The channel is in the record too, so each is rewritten, not only
+// re-keyed; a game followed from both ends up followed once, by the
+// moved follow (as bbolt's Put over the key does).
+func pgMoveFollows(ctx context.Context, tx pgx.Tx, from, to string) error {
+	rows, err := tx.Query(ctx, `SELECT k1, data FROM keyed WHERE kind = $1 AND k2 = $2 ORDER BY k1 FOR UPDATE`, kindFollow, from)
+	if err != nil {
+		return err
+	}
+	type moved struct {
+		game string
+		data []byte
+	}
+	var ms []moved
+	for rows.Next() {
+		var m moved
+		if err := rows.Scan(&m.game, &m.data); err != nil {
+			rows.Close()
+			return err
+		}
+		ms = append(ms, m)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, m := range ms {
+		var f Follow
+		if err := decode(m.data, &f, migrateFollow); err != nil {
+			return fmt.Errorf("follow %s %s: %w", m.game, from, err)
+		}
+		f.Channel, f.V = to, FormatVersion
+		data, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM keyed WHERE kind = $1 AND k1 = $2 AND k2 = $3`, kindFollow, m.game, from); err != nil {
+			return err
+		}
+		if err := pgPutKeyed(ctx, tx, kindFollow, f.Game, to, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -78,8 +78,9 @@ CREATE TABLE outbox_refused (
 	PRIMARY KEY (channel, id));
 CREATE TABLE web_names (key text COLLATE "C" PRIMARY KEY, data bytea NOT NULL);`,
 	// 2: small records looked up by a key of one or two parts (bbolt's
-	// "a \0 b" keys): message keys and kept buttons. One table serves
-	// every such kind; at_ns is set for the kinds pruned by age.
+	// "a \0 b" keys): message keys, kept buttons, follows, reviews,
+	// puzzles. One table serves every such kind; at_ns is set for the
+	// kinds pruned by age.
 	`CREATE TABLE keyed (
 	kind text COLLATE "C" NOT NULL,
 	k1 text COLLATE "C" NOT NULL,

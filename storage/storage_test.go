@@ -40,10 +40,10 @@ func suiteGameRoundTripAndConflict(t *testing.T, open opener) {
 	if err := s.CreateGame(g, "e1", t0); err != nil {
 		t.Fatal(err)
 	}
-	if g.ID != "g1" || g.Rev != 1 {
-		t.Fatalf("id %q rev %d, want g1 rev 1", g.ID, g.Rev)
+	if g.ID != "#1" || g.Rev != 1 {
+		t.Fatalf("id %q rev %d, want #1 rev 1", g.ID, g.Rev)
 	}
-	stale, _ := s.Game("g1")
+	stale, _ := s.Game("#1")
 	g.Moves = append(g.Moves, "e2-e4")
 	if err := s.SaveGame(g, "e2", t0.Add(time.Second)); err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func suiteGameRoundTripAndConflict(t *testing.T, open opener) {
 	if err := s.SaveGame(stale, "e3", t0); !errors.Is(err, ErrConflict) {
 		t.Fatalf("stale save: got %v, want ErrConflict", err)
 	}
-	got, err := s.Game("g1")
+	got, err := s.Game("#1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,6 +43,9 @@ var suite = []struct {
 	{"MessagesAcrossReopen", suiteMessagesAcrossReopen},
 	{"RacingSwapsOneChain", suiteRacingSwapsOneChain},
 	{"MoveChannel", suiteMoveChannel},
+	{"Follows", suiteFollows},
+	{"Reviews", suiteReviews},
+	{"Puzzles", suitePuzzles},
 }
 
 func runSuite(t *testing.T, fresh func(t testing.TB) opener) {

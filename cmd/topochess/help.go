@@ -46,6 +46,11 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 		about:   "Copies every record of a bbolt database into an empty PostgreSQL database in one transaction, counting each kind on both sides.\nStop the bot first; keep the file as the backup of the moment of the move (docs/scaling.md).",
 		example: "TOPOCHESS_POSTGRES_URL=postgres://topochess@db/topochess topochess migrate --from topochess.db",
 	},
+	"puzzles": {
+		usage:   "topochess puzzles [--variant IDS] [--per N] [--games N] [--max-plies N] [--seed S] [-o FILE] [-v]",
+		about:   "Generates the puzzle stock shipped in the binary (puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1 and 2 with a single solution at every step, each checked exhaustively.\nThe same seed gives the same stock; it takes minutes per variant.",
+		example: "topochess puzzles --variant moebius,cube --per 4 -o /tmp/stock.json",
+	},
 	"arena": {
 		usage:   "topochess arena --variant ID --white L --black L --games N [flags]",
 		about:   "Plays the computer against itself at levels 1-5 and prints the score (docs/ai.md).\nWith --nodes and no --movetime the games are reproducible.",

@@ -24,6 +24,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"check":   cmdCheck,
 	"backup":  cmdBackup,
 	"migrate": cmdMigrate,
+	"puzzles": cmdPuzzles,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -66,5 +67,7 @@ Usage:
   topochess migrate --from FILE [--to URL]
                                           copy a stopped bot's bbolt file into an empty PostgreSQL database
                                           (URL default: TOPOCHESS_POSTGRES_URL) and verify the counts (docs/scaling.md)
+  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o puzzle/stock.json] [-v]
+                                          generate the shipped puzzles: engine games, unique forced mates
 `)
 }

@@ -172,6 +172,13 @@
       }
       return;
     }
+    if (e.kind === 'edit') {
+      // The newest message with the key gets the new text.
+      const ms = [...document.querySelectorAll('#log li[data-key]')].filter((m) => m.dataset.key === e.key);
+      const t = ms.length ? ms[ms.length - 1].querySelector('.text') : null;
+      if (t) t.textContent = e.text;
+      return;
+    }
     const stick = nearBottom();
     const li = el('li', 'msg ' + e.kind);
     if (e.error) li.classList.add('error');
