@@ -109,7 +109,7 @@ type Config struct {
 
 // Service is the platform-neutral bot. It is safe for concurrent use.
 type Service struct {
-	store   *storage.Store
+	store   storage.Backend
 	limits  Limits
 	painter Painter
 	explain Explainer
@@ -129,8 +129,9 @@ type Service struct {
 	after     afterGame // rematch, review, following games: after.go
 }
 
-// New builds a service on an open store.
-func New(store *storage.Store, cfg Config) *Service {
+// New builds a service on an open store: bbolt (*storage.Store) or
+// PostgreSQL (*storage.Postgres).
+func New(store storage.Backend, cfg Config) *Service {
 	s := &Service{
 		store:   store,
 		limits:  cfg.Limits.withDefaults(),
@@ -347,6 +348,11 @@ func (s *Service) fail(c *call, format string, a ...any) []Reply {
 func (s *Service) internal(c *call, err error) []Reply {
 	if errors.Is(err, storage.ErrDuplicate) {
 		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
+	}
+	// Only another process sharing the database gets here (one process
+	// serialises a game's commands under its lock): its write won.
+	if errors.Is(err, storage.ErrConflict) {
+		return []Reply{s.errorReply(c, "Someone else moved first: the game changed a moment before your command, which was not applied. Look at the board and try again.")}
 	}
 	var re *storage.RecordError
 	if errors.As(err, &re) {

@@ -5,12 +5,15 @@ import (
 	"time"
 )
 
-func TestMoveChannel(t *testing.T) {
-	s := openTemp(t)
+func suiteMoveChannel(t *testing.T, open opener) {
+	s := open(t)
 	gs := []*Game{
 		newGame("alice", "bob", "tg:old"),   // active
 		newGame("carol", "alice", "tg:old"), // finished below
 		newGame("alice", "bob", "tg:other"), // another chat: stays
+	}
+	for _, g := range gs {
+		g.Server = g.Channel // a Telegram group is its own server
 	}
 	if err := s.ImportGames(gs, t0); err != nil {
 		t.Fatal(err)
@@ -62,6 +65,12 @@ func TestMoveChannel(t *testing.T) {
 	count("challenges in the old chat", len(cs), err, 0)
 	if g, _ := s.Game(gs[2].ID); g.Channel != "tg:other" {
 		t.Errorf("a game of another chat moved to %s", g.Channel)
+	}
+	if g, _ := s.Game(gs[0].ID); g.Channel != "tg:new" || g.Server != "tg:new" {
+		t.Errorf("a moved game is in %s on server %s", g.Channel, g.Server)
+	}
+	if g, _ := s.Game(gs[2].ID); g.Server != "tg:other" {
+		t.Errorf("a game of another chat moved to server %s", g.Server)
 	}
 	if c, _ := s.Challenge(ch.ID); c.Channel != "tg:new" {
 		t.Errorf("the challenge is in %s", c.Channel)

@@ -17,6 +17,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"moves":   {"-variant", "-position", "-moves"},
 		"check":   {"-db", "-config", "-timeout"},
 		"backup":  {"-db", "-config", "-timeout", "-out"},
+		"migrate": {"-from", "-to", "-timeout"},
 		"arena":   {"-variant", "-white", "-black", "-games", "-alternate", "-max-moves", "-nodes", "-movetime", "-seed", "-jobs", "-v"},
 	}
 	for name := range commands {
