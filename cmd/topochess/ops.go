@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -49,7 +50,7 @@ func opsAddress(listen string) (string, error) {
 		listen = ":" + listen
 	}
 	host, port, err := net.SplitHostPort(listen)
-	if err != nil || port == "" {
+	if n, perr := strconv.Atoi(port); err != nil || perr != nil || n < 0 || n > 65535 {
 		return "", fmt.Errorf("config: ops.listen must be an address like 127.0.0.1:9090 or a port, not %q", listen)
 	}
 	if host == "" {

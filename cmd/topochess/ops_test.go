@@ -305,3 +305,39 @@ func TestServeDrainsCommandsInProgress(t *testing.T) {
 		t.Fatalf("the move in progress was not saved: %v %+v\n%s", err, g, stderr.String())
 	}
 }
+
+func TestOpsListenConfig(t *testing.T) {
+	for listen, want := range map[string]string{
+		"9090": "127.0.0.1:9090", ":9090": "127.0.0.1:9090", "0.0.0.0:9090": "0.0.0.0:9090",
+		"[::1]:9090": "[::1]:9090", "127.0.0.1:0": "127.0.0.1:0",
+	} {
+		if got, err := opsAddress(listen); err != nil || got != want {
+			t.Errorf("ops.listen %q: %q, %v; want %q", listen, got, err, want)
+		}
+	}
+	env := func(k string) string {
+		if k == "TOPOCHESS_OPS_LISTEN" {
+			return "9191"
+		}
+		return ""
+	}
+	cfg, err := loadConfig("", env)
+	if err != nil || cfg.Ops.Listen != "9191" {
+		t.Errorf("TOPOCHESS_OPS_LISTEN: %v %+v", err, cfg)
+	}
+	cfg, err = loadConfig("../../config.example.yaml", func(string) string { return "" })
+	if err != nil || cfg.Ops.Listen != "" {
+		t.Errorf("the example turns the ops listener on: %v %q", err, cfg.Ops.Listen)
+	}
+	for _, bad := range []string{"abc", "1.2.3.4", "host:port", "127.0.0.1:99999"} {
+		_, err := loadConfig("", func(k string) string {
+			if k == "TOPOCHESS_OPS_LISTEN" {
+				return bad
+			}
+			return ""
+		})
+		if err == nil || !strings.Contains(err.Error(), "ops.listen") {
+			t.Errorf("ops.listen %q: %v", bad, err)
+		}
+	}
+}
