@@ -78,6 +78,7 @@ func (s *Service) save(c *call, rec *storage.Game, g *engine.Game, out ...*stora
 	s.rateGame(c, rec)
 	s.cache.put(rec.ID, rec.Rev, g)
 	s.botSaved(rec)
+	s.followSaved(rec, g)
 	return nil
 }
 

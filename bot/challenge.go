@@ -119,14 +119,27 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 	if opponent.ID == c.User.ID {
 		return s.fail(c, "You can't challenge yourself. /challenge without a name lets anyone here accept.")
 	}
+	start, refusal := parseStart(v, c.arg("position"))
+	if refusal != "" {
+		return s.fail(c, "%s", refusal)
+	}
+	if start != "" && c.arg("rated") != "" && rated {
+		return s.fail(c, "Games from a position are never rated; leave out rated: (or say rated:false).")
+	}
 	ch := &storage.Challenge{
 		Platform: c.Platform, Channel: c.Channel,
 		From:    player(c.User),
 		To:      player(opponent),
 		Variant: v.ID, Color: color,
-		Rated: rated, Time: tc.String(),
-		Created: c.Time, Expires: c.Time.Add(s.limits.ChallengeTTL),
+		Rated: rated && start == "", Time: tc.String(), Start: start,
 	}
+	return s.openChallenge(c, ch, "")
+}
+
+// openChallenge stores a challenge within the challenger's caps and words
+// it with its buttons; what prefixes the text (a rematch says so).
+func (s *Service) openChallenge(c *call, ch *storage.Challenge, what string) []Reply {
+	ch.Created, ch.Expires = c.Time, c.Time.Add(s.limits.ChallengeTTL)
 	if err := s.store.CreateChallenge(ch, c.EventID, c.Time, s.caps()); err != nil {
 		if out := s.limitFail(c, err); out != nil {
 			return out
@@ -134,36 +147,55 @@ func (s *Service) cmdChallenge(c *call) []Reply {
 		return s.internal(c, err)
 	}
 	s.log.Info("challenge", "challenge", ch.ID, "from", ch.From.ID, "to", ch.To.ID, "variant", ch.Variant)
-	plays := "colours drawn at random"
-	if color != "random" {
-		plays = fmt.Sprintf("%s plays %s", c.User.Name, colorName(color))
-	}
-	if tc.Timed() {
-		plays += ", " + tc.Describe()
-	}
-	if rated {
-		plays += ", rated"
-	} else {
-		plays += ", unrated"
-	}
 	r := Reply{Key: "challenge:" + ch.ID}
 	args := map[string]string{"challenge": ch.ID}
 	ttl := formatTTL(s.limits.ChallengeTTL)
 	if ch.Open() {
-		r.Text = fmt.Sprintf("%s is looking for an opponent: %s (%s). Anyone here may accept challenge %s within %s.", mention(ch.From), v.Name, plays, ch.ID, ttl)
+		r.Text = fmt.Sprintf("%s%s is looking for an opponent: %s. Anyone here may accept challenge %s within %s.", what, mention(ch.From), challengeTerms(ch), ch.ID, ttl)
 		r.Buttons = []Button{
 			{Label: "Accept", Command: "accept", Args: args, Style: "success"},
 			{Label: "Cancel", Command: "cancel", Args: maps.Clone(args), Style: "secondary", For: c.User.ID},
 		}
 	} else {
-		r.Text = fmt.Sprintf("%s challenges %s to %s (%s). Challenge %s is open for %s.", mention(ch.From), mention(ch.To), v.Name, plays, ch.ID, ttl)
+		r.Text = fmt.Sprintf("%s%s challenges %s to %s. Challenge %s is open for %s.", what, mention(ch.From), mention(ch.To), challengeTerms(ch), ch.ID, ttl)
 		r.Mentions = []string{ch.To.ID}
+		// Accept is for anyone to press: the service then tells the
+		// challenger and bystanders in words why it is not theirs.
 		r.Buttons = []Button{
-			{Label: "Accept", Command: "accept", Args: args, Style: "success", For: ch.To.ID},
+			{Label: "Accept", Command: "accept", Args: args, Style: "success"},
 			{Label: "Decline", Command: "decline", Args: maps.Clone(args), Style: "danger", For: ch.To.ID},
 		}
 	}
 	return []Reply{r}
+}
+
+// challengeTerms words what a challenge is for: "Möbius chess (alice
+// plays White, 5+3, rated)".
+func challengeTerms(ch *storage.Challenge) string {
+	plays := "colours drawn at random"
+	if ch.Color != "random" {
+		plays = fmt.Sprintf("%s plays %s", ch.From.Name, colorName(ch.Color))
+	}
+	if tc, err := ParseTimeControl(ch.Time); err == nil && tc.Timed() {
+		plays += ", " + tc.Describe()
+	}
+	if ch.Start != "" {
+		plays += ", from a set position"
+	}
+	if ch.Rated {
+		plays += ", rated"
+	} else {
+		plays += ", unrated"
+	}
+	return fmt.Sprintf("%s (%s)", variantName(ch.Variant), plays)
+}
+
+// acceptor names who may accept a challenge.
+func acceptor(ch *storage.Challenge) string {
+	if ch.Open() {
+		return "someone else"
+	}
+	return ch.To.Name
 }
 
 func formatTTL(d time.Duration) string {
@@ -272,12 +304,12 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	}
 	switch {
 	case ch.From.ID == c.User.ID:
-		return s.fail(c, "That is your own challenge; someone else has to accept it (/cancel %s withdraws it).", ch.ID)
+		return s.fail(c, "You cannot accept your own challenge; %s has to (/cancel %s withdraws it).", acceptor(ch), ch.ID)
 	case !ch.Open() && ch.To.ID != c.User.ID:
 		return s.fail(c, "Challenge %s is for %s, not for you.", ch.ID, ch.To.Name)
 	}
 	fromWhite := ch.Color == "white" || ch.Color == "random" && s.coin()
-	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Moves: []string{}, Rated: ch.Rated, Clock: newGameClock(ch.Time, c.Time)}
+	rec := &storage.Game{Variant: ch.Variant, Platform: ch.Platform, Channel: ch.Channel, Server: c.Server, Moves: []string{}, Rated: ch.Rated && ch.Start == "", Start: ch.Start, Clock: newGameClock(ch.Time, c.Time)}
 	rec.White, rec.Black = ch.From, player(c.User)
 	if !fromWhite {
 		rec.White, rec.Black = rec.Black, rec.White
@@ -286,7 +318,15 @@ func (s *Service) cmdAccept(c *call) []Reply {
 	if err != nil {
 		return s.internal(c, err)
 	}
-	box := s.stateOut(rec, fmt.Sprintf("Game {game} begins: %s. %s (White) vs %s (Black).", v.Name, rec.White.Name, rec.Black.Name))
+	from := ""
+	if rec.Start != "" {
+		from = " from a set position, unrated"
+	}
+	if ch.Rematch != "" {
+		from += ", a rematch of " + ch.Rematch
+	}
+	caption := fmt.Sprintf("Game {game} begins: %s%s. %s (White) vs %s (Black).", v.Name, from, rec.White.Name, rec.Black.Name)
+	box := s.stateOut(rec, caption)
 	if err := s.store.AcceptChallenge(ch.ID, rec, c.EventID, c.Time, s.caps(), box); err != nil {
 		if errors.Is(err, storage.ErrNotFound) {
 			return s.fail(c, "Too late: challenge %s was already accepted or withdrawn.", ch.ID)
@@ -297,11 +337,11 @@ func (s *Service) cmdAccept(c *call) []Reply {
 		return s.internal(c, err)
 	}
 	s.log.Info("game started", "game", rec.ID, "challenge", ch.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant)
-	caption := fmt.Sprintf("Game %s begins: %s. %s (White) vs %s (Black).", rec.ID, v.Name, rec.White.Name, rec.Black.Name)
-	r := s.stateReply(c, rec, v.StartPosition(), caption)
+	r := s.stateReply(c, rec, startPosition(v, rec.Start), strings.ReplaceAll(caption, "{game}", rec.ID))
 	r.Key = "game:" + rec.ID
 	r.Supersedes = []string{"challenge:" + ch.ID}
 	r.Outbox = outboxID(box)
+	r.Edits = []Edit{{Key: "challenge:" + ch.ID, Text: fmt.Sprintf("Challenge %s from %s: %s. Accepted by %s: game %s.", ch.ID, ch.From.Name, challengeTerms(ch), c.User.Name, rec.ID)}}
 	return []Reply{r}
 }
 

@@ -27,7 +27,12 @@ type Command struct {
 	// Channel is where it happened (a guild channel, a chat, a room),
 	// prefixed by the platform like User.ID.
 	Channel string
-	User    User
+	// Server is the community the channel belongs to, prefixed by the
+	// platform: a Discord guild, a Telegram group (its only channel), the
+	// web site, the console; "" when there is none (direct messages).
+	// Games are followed (/watch) only within one server.
+	Server string
+	User   User
 	// Name is the command without slash: "challenge", "move", "board",
 	// "moves", "resign", "draw", "games", "variants", "rules", "help",
 	// "settings", "accept", "decline", "cancel". Button presses carry the
@@ -72,7 +77,7 @@ type Image struct {
 
 // File is a document attached to a reply.
 type File struct {
-	Name string // e.g. "g1.pgn"
+	Name string // e.g. "game1.pgn" (no "#": see fileName)
 	Type string // MIME type
 	Data []byte
 }
@@ -102,6 +107,24 @@ type Reply struct {
 	// the adapter reports its delivery with Service.Delivered. Empty: the
 	// reply is not kept.
 	Outbox string
+	// Edits change the text of earlier messages along with this one (a
+	// challenge now says who accepted it, a "thinking" line says the
+	// computer has moved, a progress line counts on). A platform that
+	// cannot edit, or no longer knows the key, leaves the message as it
+	// was. A reply with Edits and nothing else sends no new message.
+	Edits []Edit
+}
+
+// Edit replaces the text of the earlier message with that Key; its
+// picture and buttons stay (Supersedes takes buttons away).
+type Edit struct {
+	Key  string
+	Text string
+}
+
+// EditOnly reports whether a reply only edits earlier messages.
+func (r *Reply) EditOnly() bool {
+	return len(r.Edits) > 0 && r.Text == "" && r.Image == nil && len(r.Buttons) == 0 && r.File == nil
 }
 
 // Handler answers commands. bot.Service implements it; adapters depend

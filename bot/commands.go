@@ -53,13 +53,18 @@ type CommandSpec struct {
 }
 
 func gameOption() Option {
-	return Option{Name: "game", Type: OptionString, Description: "Which game, when you play several here (see /games)", Suggest: true, Example: "g1"}
+	return Option{Name: "game", Type: OptionString, Description: "Which game, when you play several here (see /games)", Suggest: true, Example: "#1"}
+}
+
+// finishedGameOption names the finished game a command is about.
+func finishedGameOption() Option {
+	return Option{Name: "game", Type: OptionString, Description: "Which finished game (your last one here when empty)", Example: "#1"}
 }
 
 // Commands is the command table, in the order menus show it.
 var Commands = []CommandSpec{
 	{Name: "challenge", Description: "Challenge someone (or anyone here) to a game, or play the computer",
-		Usage:   "/challenge @player [variant] [white|black|random] [time:1d|time:5+3] [rated:false] — no @player: anyone here may accept; /challenge bot [variant] [level:1-5] plays the computer (unrated)",
+		Usage:   "/challenge @player [variant] [white|black|random] [time:1d|time:5+3] [rated:false] [position:\"…\"] — no @player: anyone here may accept; /challenge bot [variant] [level:1-5] plays the computer (unrated); position:\"w Ke1,Qd1,ke8 - -\" starts from a position (RULES §1; a FEN for standard and heisenberg), unrated",
 		Buttons: true,
 		Options: []Option{
 			{Name: "opponent", Type: OptionUser, Description: "Who to play; leave empty to let anyone here accept", Example: "bob"},
@@ -68,8 +73,9 @@ var Commands = []CommandSpec{
 			{Name: "level", Type: OptionString, Description: "Play the computer at this level instead: 1 easiest … 5 strongest", Choices: []string{"1", "2", "3", "4", "5"}, Example: "2"},
 			{Name: "time", Type: OptionString, Description: "Clock: 1d or 12h per move, or 5+3 (minutes each + seconds per move); none by default", Example: "5+3"},
 			{Name: "rated", Type: OptionBool, Description: "Count the game for the ratings (true by default)", Example: "false"},
+			{Name: "position", Type: OptionString, Description: "Start from this position string (or a FEN on 8×8 boards); such games are unrated", Example: "w Ke1,Qd1,ke8 - -"},
 		}},
-	{Name: "accept", Description: "Accept a challenge (or a draw offer)", Usage: "/accept [challenge]",
+	{Name: "accept", Description: "Accept a challenge (or a draw offer)", Usage: "/accept [challenge]", Buttons: true,
 		Options: []Option{{Name: "challenge", Type: OptionString, Description: "Which challenge, when several are open", Example: "c1"}}},
 	{Name: "decline", Description: "Decline a challenge made to you (or a draw offer)", Usage: "/decline [challenge]",
 		Options: []Option{{Name: "challenge", Type: OptionString, Description: "Which challenge, when several are open", Example: "c1"}}},
@@ -87,7 +93,7 @@ var Commands = []CommandSpec{
 			{Name: "cell", Type: OptionString, Description: "The cell of the piece, for example g1", Required: true, Suggest: true, Example: "g1"},
 			gameOption(),
 		}},
-	{Name: "resign", Description: "Resign a game", Usage: "/resign [game]", Options: []Option{gameOption()}},
+	{Name: "resign", Description: "Resign a game", Usage: "/resign [game]", Buttons: true, Options: []Option{gameOption()}},
 	{Name: "draw", Description: "Offer a draw, or answer an offer", Usage: "/draw [accept|decline] — offer a draw, or answer the one offered to you",
 		Buttons: true,
 		Options: []Option{
@@ -100,7 +106,24 @@ var Commands = []CommandSpec{
 			{Name: "answer", Type: OptionString, Description: "ask (the default), accept or decline", Choices: []string{"ask", "accept", "decline"}, Example: "ask"},
 			gameOption(),
 		}},
-	{Name: "games", Description: "List your games and the open challenges here", Usage: "/games"},
+	{Name: "games", Description: "List your games and the open challenges here, or every game played here", Usage: "/games [all] — your games and challenges here; /games all — every game being played here, each board on request",
+		Buttons: true,
+		Options: []Option{{Name: "which", Type: OptionString, Description: "Yours (the default), or every game being played here", Choices: []string{"mine", "all"}, Example: "all"}}},
+	{Name: "rematch", Description: "The same game again, colours swapped", Usage: "/rematch [game] — the same game again, colours swapped",
+		Buttons: true, Options: []Option{finishedGameOption()}},
+	{Name: "review", Description: "The engine's review of a finished game: graph, mistakes, accuracy", Usage: "/review [game] — the engine's review of a finished game: graph, mistakes, accuracy",
+		Buttons: true, Options: []Option{finishedGameOption()}},
+	{Name: "watch", Description: "Post a game's moves in this channel as they are played", Usage: "/watch <game> [off] — post a game's moves in this channel as they are played (a game of another channel of this server)",
+		Options: []Option{
+			{Name: "game", Type: OptionString, Description: "The game to follow, from another channel of this server (e.g. #12)", Required: true, Example: "#1"},
+			{Name: "follow", Type: OptionString, Description: "on (the default) or off", Choices: []string{"on", "off"}, Example: "off"},
+		}},
+	{Name: "puzzle", Description: "A puzzle on a board of your choice, or your answer to one", Usage: "/puzzle [variant] — a forced mate to find; answer with /puzzle <move> (or /puzzle giveup)",
+		Buttons: true,
+		Options: []Option{
+			{Name: "variant", Type: OptionString, Description: "Which board (standard when empty)", Suggest: true, Example: "standard"},
+			{Name: "move", Type: OptionString, Description: "Your answer to the open puzzle (or giveup)", Example: "giveup"},
+		}},
 	{Name: "pgn", Description: "The game as PGN", Usage: "/pgn [game]", Options: []Option{gameOption()}},
 	{Name: "replay", Description: "The whole game as an animation", Usage: "/replay [game]", Options: []Option{gameOption()}},
 	{Name: "history", Description: "Finished games in this channel", Usage: "/history [@player]",
@@ -129,7 +152,8 @@ func CommandByName(name string) (CommandSpec, bool) {
 
 // Typed writes a command with options as it is typed on platforms
 // without option pickers: user options as @name, the others as
-// name:value ("/challenge @bob variant:moebius rated:false").
+// name:value, quoted when the value has spaces ("/challenge @bob
+// variant:moebius rated:false position:\"w Ke1,ke8 - -\"").
 func (c CommandSpec) Typed(values map[string]string) string {
 	var b strings.Builder
 	b.WriteString("/" + c.Name)
@@ -138,9 +162,12 @@ func (c CommandSpec) Typed(values map[string]string) string {
 		if !ok {
 			continue
 		}
-		if o.Type == OptionUser {
+		switch {
+		case o.Type == OptionUser:
 			fmt.Fprintf(&b, " @%s", v)
-		} else {
+		case strings.ContainsAny(v, " \t"):
+			fmt.Fprintf(&b, " %s:%q", o.Name, v)
+		default:
 			fmt.Fprintf(&b, " %s:%s", o.Name, v)
 		}
 	}
@@ -159,7 +186,7 @@ func helpText() string {
 			b.WriteString(" — " + lowerFirst(c.Description))
 		}
 	}
-	b.WriteString("\nWith several games at once, add game:ID (for example game:g12) to a command.")
+	b.WriteString("\nWith several games at once, add game:ID (for example game:#12, or game:12) to a command.")
 	return b.String()
 }
 

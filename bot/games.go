@@ -12,13 +12,39 @@ import (
 	"topochess/storage"
 )
 
-// normalizeID accepts "g12", "G12", "#12" and "12" for game g12.
+// normalizeID accepts "c12", "C12", "#12" and "12" for challenge c12.
 func normalizeID(id, prefix string) string {
 	id = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(id), "#"))
 	if id != "" && id[0] >= '0' && id[0] <= '9' {
 		id = prefix + id
 	}
 	return id
+}
+
+// gameIDs are the stored ids a typed game id may mean: "#12", "12",
+// "g12" and "G12" all name game number 12, stored as #12 or, for a game
+// from before ids took the # form, as g12 (one sequence numbers both, so
+// at most one of them exists).
+func gameIDs(id string) []string {
+	id = strings.ToLower(strings.TrimSpace(id))
+	num := strings.TrimPrefix(strings.TrimPrefix(id, storage.GameIDPrefix), "g")
+	if num == "" || strings.Trim(num, "0123456789") != "" {
+		return []string{id}
+	}
+	return []string{storage.GameIDPrefix + num, "g" + num}
+}
+
+// findGame loads a game by a typed id (see gameIDs); not found, the error
+// names the id in its current form.
+func (s *Service) findGame(id string) (*storage.Game, string, error) {
+	ids := gameIDs(id)
+	for _, id := range ids {
+		rec, err := s.store.Game(id)
+		if !errors.Is(err, storage.ErrNotFound) {
+			return rec, id, err
+		}
+	}
+	return nil, ids[0], fmt.Errorf("game %s: %w", ids[0], storage.ErrNotFound)
 }
 
 // replay rebuilds the engine game of a record.
@@ -77,11 +103,10 @@ func describe(rec *storage.Game, viewer string) string {
 	return fmt.Sprintf("%s: %s, %s vs %s", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name)
 }
 
-// gameByID loads the game a player named (g12 or 12) if it belongs to
+// gameByID loads the game a player named (#12 or 12) if it belongs to
 // this channel; hint tells where to find the right id.
 func (s *Service) gameByID(c *call, id, hint string) (*storage.Game, []Reply) {
-	id = normalizeID(id, "g")
-	rec, err := s.store.Game(id)
+	rec, id, err := s.findGame(id)
 	if errors.Is(err, storage.ErrNotFound) {
 		return nil, s.fail(c, "There is no game %q. %s", id, hint)
 	}
@@ -229,14 +254,17 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 	if rec.Active() {
 		p := playerOf(rec, pos.Side)
 		if p.ID == BotID {
-			// Its move comes later, through the Notify senders.
+			// Its move comes later, through the Notify senders, and
+			// then edits this line.
 			r.Text += fmt.Sprintf(" %s is thinking…", p.Name)
+			r.Key = thinkingKey(rec.ID)
 		} else {
 			r.Text += " " + toMoveText(rec, pos) + clockNote(rec, pos, c.Time)
 			r.Mentions = []string{p.ID}
 		}
 	} else {
 		r.Text += " " + endText(rec) + ratingNote(rec)
+		r.Buttons = endButtons(rec)
 	}
 	img, err := s.gamePicture(rec, pos)
 	if err != nil {
@@ -244,6 +272,9 @@ func (s *Service) stateReply(c *call, rec *storage.Game, pos *engine.Position, c
 		r.Text += " (I could not draw the board this time.)"
 	} else {
 		r.Image = img
+	}
+	if r.Key == thinkingKey(rec.ID) {
+		s.after.thinking.remember(rec.ID, r.Text)
 	}
 	return r
 }
@@ -257,6 +288,12 @@ func (s *Service) cmdMove(c *call) []Reply {
 		return s.fail(c, "Which move? For example /move e2e4, /move Nf3 or /move O-O.")
 	}
 	c.args["move"] = mv
+	if c.arg("game") == "" {
+		// A player with no game here may be answering a puzzle.
+		if out, ok := s.puzzleMove(c, mv, false); ok {
+			return out
+		}
+	}
 	rec, replies := s.pickGame(c, false)
 	if rec == nil {
 		return replies
@@ -555,6 +592,9 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 }
 
 func (s *Service) cmdGames(c *call) []Reply {
+	if strings.EqualFold(firstWord(c.pos), "all") || strings.EqualFold(c.arg("which"), "all") {
+		return s.gamesAll(c)
+	}
 	games, err := s.store.ActiveGames(c.User.ID, c.Channel)
 	if err != nil {
 		return s.internal(c, err)

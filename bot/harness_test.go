@@ -86,7 +86,7 @@ func (h *harness) command(user, line string) Command {
 	h.mu.Lock()
 	h.ev++
 	h.now = h.now.Add(time.Second)
-	cmd := Command{EventID: fmt.Sprintf("ev%d", h.ev), Platform: "test", Channel: "test:chan", User: testUser(user), Time: h.now}
+	cmd := Command{EventID: fmt.Sprintf("ev%d", h.ev), Platform: "test", Channel: "test:chan", Server: "test", User: testUser(user), Time: h.now}
 	h.mu.Unlock()
 	name, text, ok := ParseLine(line)
 	if !ok {

@@ -161,7 +161,7 @@ func TestChallengeTimeAndRatedOptions(t *testing.T) {
 		t.Errorf("challenge text %q", r.Text)
 	}
 	h.ok("bob", "/accept")
-	g := h.game("g1")
+	g := h.game("#1")
 	if g.Rated || g.Clock == nil || g.Clock.Control != "3d" || g.Variant != "moebius" {
 		t.Fatalf("stored game %+v clock %+v", g, g.Clock)
 	}
@@ -301,11 +301,11 @@ func TestHistoryPGNAndReplay(t *testing.T) {
 
 	r := h.ok("erin", "/history")
 	lines := strings.Split(r.Text, "\n")
-	if len(lines) != 5 || !strings.HasPrefix(lines[1], "• g3") || !strings.HasPrefix(lines[3], "• "+g1) || !strings.Contains(lines[3], "0-1 Checkmate") {
+	if len(lines) != 5 || !strings.HasPrefix(lines[1], "• #3") || !strings.HasPrefix(lines[3], "• "+g1) || !strings.Contains(lines[3], "0-1 Checkmate") {
 		t.Fatalf("history:\n%s", r.Text)
 	}
 	r = h.ok("erin", "/history @alice")
-	if strings.Contains(r.Text, "g3") || !strings.Contains(r.Text, g2) || !strings.Contains(r.Text, g1) {
+	if strings.Contains(r.Text, "#3") || !strings.Contains(r.Text, g2) || !strings.Contains(r.Text, g1) {
 		t.Fatalf("alice's history:\n%s", r.Text)
 	}
 

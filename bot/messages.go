@@ -27,6 +27,15 @@ func (s *Service) SwapMessage(channel, key, message string) (previous string) {
 	return prev
 }
 
+// Message returns the message carrying key in channel ("" if none).
+func (s *Service) Message(channel, key string) string {
+	m, err := s.store.Message(channel, key)
+	if err != nil {
+		s.log.Error("look up message", "channel", channel, "key", key, "err", err)
+	}
+	return m
+}
+
 // TakeMessage returns and forgets the message carrying key in channel.
 func (s *Service) TakeMessage(channel, key string) (message string) {
 	m, err := s.store.TakeMessage(channel, key)

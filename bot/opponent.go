@@ -187,6 +187,7 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 	}
 	p.started, p.ctx = true, ctx
 	p.mu.Unlock()
+	s.after.reviews.setContext(ctx)
 	s.resumeBotGames()
 	for i := 0; i < p.cfg.Workers; i++ {
 		p.wg.Add(1)
@@ -213,7 +214,10 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 		p.cond.Broadcast()
 		p.mu.Unlock()
 	}()
-	return p.wg.Wait
+	return func() {
+		p.wg.Wait()
+		s.after.reviews.queue.wait()
+	}
 }
 
 // WaitBot blocks until the bot has no move queued or being searched and
@@ -222,10 +226,14 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 func (s *Service) WaitBot() {
 	p := s.ai
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	for p.started && !p.stopping && (len(p.queue) > 0 || p.running > 0) {
 		p.cond.Wait()
 	}
+	p.mu.Unlock()
+	// Channels following a game, and reviews, are served off the request
+	// path too.
+	s.after.follow.wait()
+	s.after.reviews.queue.wait()
 }
 
 // resumeBotGames queues every active game where the bot is to move.
@@ -384,6 +392,9 @@ func (s *Service) botPlay(t *botTask, m engine.Move) (Reply, bool) {
 	}
 	r.Channel = rec.Channel
 	r.Supersedes = offers
+	if e, ok := s.after.thinking.answeredEdit(rec.ID, botName(rec.BotLevel), num, black, san); ok {
+		r.Edits = append(r.Edits, e)
+	}
 	return r, true
 }
 

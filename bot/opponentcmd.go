@@ -105,12 +105,28 @@ func (s *Service) challengeBot(c *call) []Reply {
 			return s.fail(c, "Games against the computer are never rated; leave out rated:.")
 		}
 	}
-	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Moves: []string{}, BotLevel: level}
+	start, refusal := parseStart(v, c.arg("position"))
+	if refusal != "" {
+		return s.fail(c, "%s", refusal)
+	}
+	humanWhite := color == "white" || color == "random" && s.coin()
+	return s.startBotGame(c, v, level, humanWhite, start, "")
+}
+
+// startBotGame starts a game against the computer at once, within the
+// player's caps; what prefixes the caption (a rematch says so).
+func (s *Service) startBotGame(c *call, v *engine.Variant, level int, humanWhite bool, start, what string) []Reply {
+	rec := &storage.Game{Variant: v.ID, Platform: c.Platform, Channel: c.Channel, Server: c.Server, Moves: []string{}, BotLevel: level, Start: start}
 	rec.White, rec.Black = player(c.User), botPlayer(level)
-	if color == "black" || color == "random" && !s.coin() {
+	if !humanWhite {
 		rec.White, rec.Black = rec.Black, rec.White
 	}
-	box := s.stateOut(rec, fmt.Sprintf("Game {game} begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", v.Name, level, rec.White.Name, rec.Black.Name))
+	from := ""
+	if start != "" {
+		from = " from a set position"
+	}
+	caption := fmt.Sprintf("%sGame {game} begins: %s%s against the computer at level %d, unrated. %s (White) vs %s (Black).", what, v.Name, from, level, rec.White.Name, rec.Black.Name)
+	box := s.stateOut(rec, caption)
 	if err := s.store.CreateGameCapped(rec, s.caps(), c.EventID, c.Time, box); err != nil {
 		if out := s.limitFail(c, err); out != nil {
 			return out
@@ -118,9 +134,11 @@ func (s *Service) challengeBot(c *call) []Reply {
 		return s.internal(c, err)
 	}
 	s.log.Info("game started", "game", rec.ID, "white", rec.White.ID, "black", rec.Black.ID, "variant", rec.Variant, "bot_level", level)
-	caption := fmt.Sprintf("Game %s begins: %s against the computer at level %d, unrated. %s (White) vs %s (Black).", rec.ID, v.Name, level, rec.White.Name, rec.Black.Name)
-	r := s.stateReply(c, rec, v.StartPosition(), caption)
-	r.Key, r.Outbox = "game:"+rec.ID, outboxID(box)
+	r := s.stateReply(c, rec, startPosition(v, start), strings.ReplaceAll(caption, "{game}", rec.ID))
+	if r.Key == "" { // a thinking line keeps its own key
+		r.Key = "game:" + rec.ID
+	}
+	r.Outbox = outboxID(box)
 	// Queued after the reply is drawn, so the bot's first move does not
 	// overtake it.
 	s.botTurn(rec)

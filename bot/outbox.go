@@ -157,8 +157,10 @@ func (s *Service) Keep(platform string, queued []Reply) {
 
 // keepPosted writes a reply nobody asked for (a clock message) to the
 // outbox before it is posted; a reply with a record already keeps it.
+// A reply that only edits earlier messages (a review's progress line) is
+// not kept: the old text left after a crash is harmless.
 func (s *Service) keepPosted(r *Reply) {
-	if r.Outbox != "" || !s.boxes.uses(r.Channel) {
+	if r.Outbox != "" || r.EditOnly() || !s.boxes.uses(r.Channel) {
 		return
 	}
 	data, err := json.Marshal(r)

@@ -41,6 +41,8 @@ var namedArgs = map[string]string{
 	"time":        "time", "clock": "time", "tc": "time",
 	"rated": "rated",
 	"level": "level", "lvl": "level",
+	"position": "position", "pos": "position", "fen": "position",
+	"which": "which", "follow": "follow",
 }
 
 // splitArgs merges a command's Args with key:value words of its Text and
@@ -49,7 +51,7 @@ var namedArgs = map[string]string{
 func splitArgs(given map[string]string, text string) (map[string]string, []string) {
 	args := map[string]string{}
 	var words []string
-	for _, w := range strings.Fields(text) {
+	for _, w := range quotedFields(text) {
 		if strings.HasPrefix(w, "@") || strings.HasPrefix(w, "<@") {
 			continue
 		}
@@ -71,6 +73,33 @@ func splitArgs(given map[string]string, text string) (map[string]string, []strin
 		}
 	}
 	return args, words
+}
+
+// quotedFields splits text at spaces, except inside double quotes, so a
+// position string with spaces can be one option: position:"w Ke1,ke8 - -".
+// The quotes stay in the word; an unclosed quote runs to the end.
+func quotedFields(text string) []string {
+	var out []string
+	var b strings.Builder
+	quoted := false
+	for _, r := range text {
+		switch {
+		case r == '"' || r == '“' || r == '”':
+			quoted = !quoted
+			b.WriteRune(r)
+		case unicode.IsSpace(r) && !quoted:
+			if b.Len() > 0 {
+				out = append(out, b.String())
+				b.Reset()
+			}
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() > 0 {
+		out = append(out, b.String())
+	}
+	return out
 }
 
 func cutArg(w string) (k, v string, ok bool) {

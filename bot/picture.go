@@ -88,7 +88,7 @@ func (s *Service) picture(pos *engine.Position, opt render.Options, name, gameID
 		return nil, fmt.Errorf("render %s: %w", name, err)
 	}
 	return &Image{
-		Name:        name,
+		Name:        fileName(name),
 		PNG:         png,
 		Alt:         render.AltText(pos, opt),
 		Variant:     pos.V.ID,
@@ -102,3 +102,7 @@ func (s *Service) gamePicture(rec *storage.Game, pos *engine.Position) (*Image, 
 	opt := boardOptions(rec, pos, s.sharedOrientation(rec))
 	return s.picture(pos, opt, fmt.Sprintf("%s-%d.png", rec.ID, len(rec.Moves)), rec.ID)
 }
+
+// fileName keeps "#" of game ids out of file names: platforms put the
+// name into attachment URLs, where "#" would start a fragment.
+func fileName(name string) string { return strings.ReplaceAll(name, "#", "game") }

@@ -112,7 +112,7 @@ func TestCaptionTellsAPhasing(t *testing.T) {
 		t.Errorf("caption %q lacks %q", r.Text, want)
 	}
 	// An ordinary move says nothing more.
-	g, err := replay(h.game("g1"))
+	g, err := replay(h.game("#1"))
 	if err != nil {
 		t.Fatal(err)
 	}

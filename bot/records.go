@@ -241,7 +241,7 @@ func (s *Service) cmdPGN(c *call) []Reply {
 	flush()
 	out[0].Text = fmt.Sprintf("PGN of %s:\n", rec.ID) + out[0].Text
 	// The file is what PGN readers open; the text shows it in the chat.
-	out[0].File = &File{Name: rec.ID + ".pgn", Type: "application/x-chess-pgn", Data: []byte(text)}
+	out[0].File = &File{Name: fileName(rec.ID + ".pgn"), Type: "application/x-chess-pgn", Data: []byte(text)}
 	return out
 }
 
@@ -278,7 +278,7 @@ func (s *Service) cmdReplay(c *call) []Reply {
 		Text: fmt.Sprintf("%s · %s · %s (White) vs %s (Black) · %d move(s) · %s", rec.ID, variantName(rec.Variant), rec.White.Name, rec.Black.Name, len(rec.Moves), status),
 		// The GIF travels in the picture slot; its name tells adapters
 		// the format.
-		Image: &Image{Name: rec.ID + "-replay.gif", PNG: data, Alt: fmt.Sprintf("Animated replay of game %s, one frame per move.", rec.ID), Variant: rec.Variant, Orientation: o.String(), Game: rec.ID},
+		Image: &Image{Name: fileName(rec.ID + "-replay.gif"), PNG: data, Alt: fmt.Sprintf("Animated replay of game %s, one frame per move.", rec.ID), Variant: rec.Variant, Orientation: o.String(), Game: rec.ID},
 	}}
 }
 

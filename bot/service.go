@@ -103,11 +103,13 @@ type Config struct {
 	// Bot configures the computer opponent (/challenge bot); its workers
 	// run once StartBot is called.
 	Bot BotConfig
+	// Review is the search budget of game reviews (/review).
+	Review ReviewConfig
 }
 
 // Service is the platform-neutral bot. It is safe for concurrent use.
 type Service struct {
-	store   *storage.Store
+	store   storage.Backend
 	limits  Limits
 	painter Painter
 	explain Explainer
@@ -124,10 +126,12 @@ type Service struct {
 	notify    senders // where RunClock and the bot opponent post
 	boxes     outboxPlatforms
 	ai        *opponent
+	after     afterGame // rematch, review, following games: after.go
 }
 
-// New builds a service on an open store.
-func New(store *storage.Store, cfg Config) *Service {
+// New builds a service on an open store: bbolt (*storage.Store) or
+// PostgreSQL (*storage.Postgres).
+func New(store storage.Backend, cfg Config) *Service {
 	s := &Service{
 		store:   store,
 		limits:  cfg.Limits.withDefaults(),
@@ -160,6 +164,7 @@ func New(store *storage.Store, cfg Config) *Service {
 	s.events = newEventLog(n)
 	s.rate = newRateLimiter(s.limits.CommandsPer10s, 10*time.Second)
 	s.cache = newGameCache(1024)
+	s.after.reviewCfg = cfg.Review.withDefaults()
 	return s
 }
 
@@ -290,7 +295,7 @@ type handlerFunc func(s *Service, c *call) []Reply
 var handlers map[string]handlerFunc
 
 // mutating commands may write; their event ids are persisted with the write.
-var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true}
+var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true, "rematch": true}
 
 var commandAliases = map[string]string{
 	"m": "move", "play": "move", "show": "board", "b": "board", "variant": "variants",
@@ -322,6 +327,11 @@ func init() {
 		"history":     (*Service).cmdHistory,
 		"leaderboard": (*Service).cmdLeaderboard,
 		"stats":       (*Service).cmdStats,
+		// After a game: rematch.go, review.go, follow.go.
+		"rematch": (*Service).cmdRematch,
+		"watch":   (*Service).cmdWatch,
+		"review":  (*Service).cmdReview,
+		"puzzle":  (*Service).cmdPuzzle,
 	}
 }
 
@@ -338,6 +348,11 @@ func (s *Service) fail(c *call, format string, a ...any) []Reply {
 func (s *Service) internal(c *call, err error) []Reply {
 	if errors.Is(err, storage.ErrDuplicate) {
 		return []Reply{{Channel: c.Channel, Text: "Already done.", Private: true}}
+	}
+	// Only another process sharing the database gets here (one process
+	// serialises a game's commands under its lock): its write won.
+	if errors.Is(err, storage.ErrConflict) {
+		return []Reply{s.errorReply(c, "Someone else moved first: the game changed a moment before your command, which was not applied. Look at the board and try again.")}
 	}
 	var re *storage.RecordError
 	if errors.As(err, &re) {

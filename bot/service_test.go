@@ -13,7 +13,9 @@ import (
 func TestFoolsMate(t *testing.T) {
 	h := newHarness(t, Limits{})
 	r := h.ok("alice", "/challenge @bob variant:standard color:white")
-	if len(r.Buttons) != 2 || r.Buttons[0].For != "test:bob" || r.Buttons[0].Command != "accept" || r.Key == "" {
+	// Accept is anyone's to press (the service says why it is not theirs);
+	// Decline is only bob's.
+	if len(r.Buttons) != 2 || r.Buttons[0].For != "" || r.Buttons[1].For != "test:bob" || r.Buttons[0].Command != "accept" || r.Key == "" {
 		t.Fatalf("challenge buttons %+v key %q", r.Buttons, r.Key)
 	}
 	// Pressing Accept is the same as typing /accept.

@@ -124,7 +124,7 @@ func suggestVariants(typed string) []Choice {
 // the channel's games when the caller plays none).
 func (s *Service) candidateGames(c *call, spectate bool) []*storage.Game {
 	if id := c.arg("game"); id != "" {
-		rec, err := s.store.Game(normalizeID(id, "g"))
+		rec, _, err := s.findGame(id)
 		if err != nil || rec.Channel != c.Channel {
 			return nil
 		}

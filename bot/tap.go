@@ -39,7 +39,7 @@ type TapChoice struct {
 
 // GameActive reports whether a game exists and is still being played.
 func (s *Service) GameActive(game string) bool {
-	rec, err := s.store.Game(normalizeID(game, "g"))
+	rec, _, err := s.findGame(game)
 	return err == nil && rec.Active()
 }
 
@@ -142,8 +142,7 @@ func (s *Service) Tap(cmd Command, game string, ply int, path []string) (TapMenu
 		}
 		return refuse("%s", invalidTextMessage(what))
 	}
-	id := normalizeID(game, "g")
-	rec, err := s.store.Game(id)
+	rec, id, err := s.findGame(game)
 	if err != nil {
 		return refuse("There is no game %q.", id)
 	}

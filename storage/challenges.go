@@ -23,8 +23,13 @@ type Challenge struct {
 	Color string `json:"color"`
 	// Rated: the game will change ratings. Time is the time control in
 	// the bot's canonical form ("1d", "5+3"), "" for none.
-	Rated   bool      `json:"rated,omitempty"`
-	Time    string    `json:"time,omitempty"`
+	Rated bool   `json:"rated,omitempty"`
+	Time  string `json:"time,omitempty"`
+	// Start is the position string the game begins from, "" for the
+	// variant's start.
+	Start string `json:"start,omitempty"`
+	// Rematch is the finished game this challenge replays, if any.
+	Rematch string    `json:"rematch,omitempty"`
 	Created time.Time `json:"created"`
 	Expires time.Time `json:"expires"`
 }

@@ -8,8 +8,8 @@ import (
 	bolt "go.etcd.io/bbolt"
 )
 
-// MoveChannel gives a channel's games, active and finished, and its open
-// challenges a new channel id: a Telegram group that becomes a
+// MoveChannel gives a channel's games, active and finished, its open
+// challenges and the games it follows a new channel id: a Telegram group that becomes a
 // supergroup gets a new chat id and keeps its games. Every moved game's
 // revision is bumped, so a copy loaded before the move is not saved over
 // it. Moving a channel that has nothing, or again, moves nothing.
@@ -40,6 +40,9 @@ func (s *Store) MoveChannel(from, to string) (games, challenges int, err error) 
 				return err
 			}
 			g.Channel = to
+			if g.Server == from { // a Telegram group is its own server
+				g.Server = to
+			}
 			g.Rev++
 			if err := putGame(tx, g); err != nil {
 				return err
@@ -68,7 +71,7 @@ func (s *Store) MoveChannel(from, to string) (games, challenges int, err error) 
 			}
 			challenges++
 		}
-		return nil
+		return moveFollows(tx, from, to)
 	})
 	if err != nil {
 		return 0, 0, err
@@ -98,4 +101,40 @@ func unindexGame(tx *bolt.Tx, g *Game) error {
 		return err
 	}
 	return del(bChanFinished, key(g.Channel, ended, g.ID))
+}
+
+// moveFollows makes the follows of channel from those of channel to.
+func moveFollows(tx *bolt.Tx, from, to string) error {
+	b := tx.Bucket(bFollows)
+	if b == nil {
+		return nil
+	}
+	suffix := append([]byte{0}, from...)
+	var keys [][]byte
+	if err := b.ForEach(func(k, _ []byte) error {
+		if bytes.HasSuffix(k, suffix) {
+			keys = append(keys, bytes.Clone(k))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		var f Follow
+		if err := decode(b.Get(k), &f, migrateFollow); err != nil {
+			return fmt.Errorf("follow %s: %w", printable(k), err)
+		}
+		f.Channel, f.V = to, FormatVersion
+		data, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+		if err := b.Put(key(f.Game, to), data); err != nil {
+			return err
+		}
+	}
+	return nil
 }

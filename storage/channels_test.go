@@ -5,12 +5,15 @@ import (
 	"time"
 )
 
-func TestMoveChannel(t *testing.T) {
-	s := openTemp(t)
+func suiteMoveChannel(t *testing.T, open opener) {
+	s := open(t)
 	gs := []*Game{
 		newGame("alice", "bob", "tg:old"),   // active
 		newGame("carol", "alice", "tg:old"), // finished below
 		newGame("alice", "bob", "tg:other"), // another chat: stays
+	}
+	for _, g := range gs {
+		g.Server = g.Channel // a Telegram group is its own server
 	}
 	if err := s.ImportGames(gs, t0); err != nil {
 		t.Fatal(err)
@@ -22,6 +25,13 @@ func TestMoveChannel(t *testing.T) {
 	ch := &Challenge{Channel: "tg:old", From: Player{ID: "bob"}, Variant: "standard", Color: "white", Created: t0, Expires: t0.Add(time.Hour)}
 	if err := s.CreateChallenge(ch, "", t0, Caps{}); err != nil {
 		t.Fatal(err)
+	}
+	// The old chat follows a game of another chat (and a third chat
+	// follows the same game).
+	for _, ch := range []string{"tg:old", "tg:third"} {
+		if err := s.AddFollow(Follow{Game: gs[2].ID, Channel: ch, By: "bob", Since: t0}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	stale := *gs[0] // loaded before the move
 
@@ -56,8 +66,21 @@ func TestMoveChannel(t *testing.T) {
 	if g, _ := s.Game(gs[2].ID); g.Channel != "tg:other" {
 		t.Errorf("a game of another chat moved to %s", g.Channel)
 	}
+	if g, _ := s.Game(gs[0].ID); g.Channel != "tg:new" || g.Server != "tg:new" {
+		t.Errorf("a moved game is in %s on server %s", g.Channel, g.Server)
+	}
+	if g, _ := s.Game(gs[2].ID); g.Server != "tg:other" {
+		t.Errorf("a game of another chat moved to server %s", g.Server)
+	}
 	if c, _ := s.Challenge(ch.ID); c.Channel != "tg:new" {
 		t.Errorf("the challenge is in %s", c.Channel)
+	}
+	fs, err := s.Follows(gs[2].ID)
+	if err != nil || len(fs) != 2 || fs[0].Channel != "tg:new" || fs[1].Channel != "tg:third" {
+		t.Errorf("follows after the move: %+v %v, want tg:new and tg:third", fs, err)
+	}
+	if found, _ := s.RemoveFollow(gs[2].ID, "tg:old"); found {
+		t.Error("the old chat still follows the game")
 	}
 	// A copy from before the move cannot be saved over it.
 	stale.Moves = []string{"e2-e4"}

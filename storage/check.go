@@ -141,6 +141,33 @@ func checkRecords(tx *bolt.Tx, rep *Report) {
 			add("web name", printable(k), err)
 		}
 	})
+	// What comes around games: follows, reviews, puzzles.
+	each(tx, bFollows, func(k, v []byte) {
+		var f Follow
+		if err := decode(v, &f, migrateFollow); err != nil {
+			add("follow", printable(k), err)
+		}
+	})
+	each(tx, bReviews, func(k, v []byte) {
+		var r Review
+		if err := decode(v, &r, migrateReview); err != nil {
+			add("review", printable(k), err)
+		} else if len(r.Scores) != len(r.Best) {
+			add("review", printable(k), fmt.Errorf("%d scores but %d best moves", len(r.Scores), len(r.Best)))
+		}
+	})
+	each(tx, bPuzzleOpen, func(k, v []byte) {
+		var st PuzzleState
+		if err := decode(v, &st, migratePuzzle); err != nil {
+			add("open puzzle", printable(k), err)
+		}
+	})
+	each(tx, bPuzzleStats, func(k, v []byte) {
+		var ps PuzzleStats
+		if err := decode(v, &ps, migratePuzzle); err != nil {
+			add("puzzle stats", printable(k), err)
+		}
+	})
 	// Index entries end with the id of what they point to.
 	last := func(k []byte) string {
 		if i := bytes.LastIndexByte(k, 0); i >= 0 {

@@ -97,7 +97,7 @@ func TestBackupWhileServing(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := 1; i <= rep.Games; i++ {
-			if g, err := c.Game(fmt.Sprintf("g%d", i)); err == nil {
+			if g, err := c.Game(fmt.Sprintf("%s%d", GameIDPrefix, i)); err == nil {
 				moves += int64(len(g.Moves))
 			}
 		}
@@ -162,6 +162,11 @@ func TestCheckFindsBadRecords(t *testing.T) {
 	plantRaw(t, path, "challenges", "c3", []byte(`not json`))
 	plantRaw(t, path, "channel_active", "ch1\x00g999", nil)
 	plantRaw(t, path, "web_names", "bob", []byte(`{"v":1,"name":`))
+	plantRaw(t, path, "follows", "#5\x00web:hall", []byte(`{"v":1,"game":`))
+	plantRaw(t, path, "reviews", "#6", []byte(`{"v":1,"game":"#6","scores":[1,2],"best":["e2-e4"]}`))
+	plantRaw(t, path, "reviews", "#9", []byte(`[]`))
+	plantRaw(t, path, "puzzle_open", "bob\x00web:hall", []byte(`{"v":1,"puzzle":7}`))
+	plantRaw(t, path, "puzzle_stats", "standard\x00bob", []byte(`{`))
 	rep, err = CheckFile(path, time.Second)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +175,7 @@ func TestCheckFindsBadRecords(t *testing.T) {
 	for _, p := range rep.Problems {
 		got = append(got, p.String())
 	}
-	want := []string{"game g7: damaged record", "game g8: its moves do not replay", "challenge c3: damaged record", "points to game g999, which is missing", "web name bob: damaged record"}
+	want := []string{"game g7: damaged record", "game g8: its moves do not replay", "challenge c3: damaged record", "points to game g999, which is missing", "web name bob: damaged record", "follow #5/web:hall: damaged record", "review #6: 2 scores but 1 best moves", "review #9: damaged record", "open puzzle bob/web:hall: damaged record", "puzzle stats standard/bob: damaged record"}
 	if len(got) != len(want) {
 		t.Errorf("problems %q, want %d", got, len(want))
 	}

@@ -26,8 +26,11 @@ type Game struct {
 	Variant  string `json:"variant"`
 	Platform string `json:"platform,omitempty"`
 	Channel  string `json:"channel"`
-	White    Player `json:"white"`
-	Black    Player `json:"black"`
+	// Server is the community the channel belongs to (a Discord guild, a
+	// Telegram group, the web site); "" when unknown.
+	Server string `json:"server,omitempty"`
+	White  Player `json:"white"`
+	Black  Player `json:"black"`
 	// Start is the start position string, "" for the variant's start.
 	Start  string   `json:"start,omitempty"`
 	Moves  []string `json:"moves"`
@@ -116,14 +119,20 @@ func putGame(tx *bolt.Tx, g *Game) error {
 	return indexLongGame(tx, g)
 }
 
-// nextGameID hands out short, typeable ids: g1, g2, …
+// nextGameID hands out short, typeable ids: #1, #2, … No cell of any
+// board starts with "#", so a game id is never read as a cell (the older
+// form g1 was also a cell). Older games keep their g-ids; both forms
+// count from the same sequence, so a number names at most one game.
 func nextGameID(tx *bolt.Tx) (string, error) {
 	n, err := tx.Bucket(bGames).NextSequence()
 	if err != nil {
 		return "", err
 	}
-	return "g" + strconv.FormatUint(n, 10), nil
+	return GameIDPrefix + strconv.FormatUint(n, 10), nil
 }
+
+// GameIDPrefix starts every new game id.
+const GameIDPrefix = "#"
 
 // CreateGame stores a new game, giving it an id and revision 1, and the
 // outbox records of its announcement (outbox.go).
@@ -245,7 +254,8 @@ func (s *Store) ActiveCount(userID string) (int, error) {
 	return n, err
 }
 
-// sortGames orders by numeric id, i.e. by creation (g9 before g10).
+// sortGames orders by numeric id, i.e. by creation (#9 before #10, and
+// an old g9 before #10).
 func sortGames(gs []*Game) {
 	num := func(id string) uint64 { n, _ := strconv.ParseUint(id[1:], 10, 64); return n }
 	for i := 1; i < len(gs); i++ {

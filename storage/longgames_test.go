@@ -8,8 +8,8 @@ import (
 
 // The deadline index follows every save: a moved deadline replaces the
 // old entry, and finished games leave it.
-func TestDueIndex(t *testing.T) {
-	s := openTemp(t)
+func suiteDueIndex(t *testing.T, open opener) {
+	s := open(t)
 	mk := func(due time.Duration) *Game {
 		g := &Game{Variant: "standard", Channel: "c", White: Player{ID: "a"}, Black: Player{ID: "b"}, Clock: &Clock{Control: "1d", Due: t0.Add(due)}}
 		if err := s.CreateGame(g, "", t0); err != nil {
@@ -51,8 +51,8 @@ func TestDueIndex(t *testing.T) {
 	due(5*time.Hour, g2.ID)
 }
 
-func TestFinishedGamesNewestFirst(t *testing.T) {
-	s := openTemp(t)
+func suiteFinishedGamesNewestFirst(t *testing.T, open opener) {
+	s := open(t)
 	var ids []string
 	for i, pl := range [][2]string{{"a", "b"}, {"b", "c"}, {"a", "c"}, {"a", "b"}} {
 		g := &Game{Variant: "standard", Channel: "c", White: Player{ID: pl[0]}, Black: Player{ID: pl[1]}}
@@ -95,8 +95,8 @@ func TestFinishedGamesNewestFirst(t *testing.T) {
 }
 
 // RateGame applies a rated finished game once.
-func TestRateGameOnce(t *testing.T) {
-	s := openTemp(t)
+func suiteRateGameOnce(t *testing.T, open opener) {
+	s := open(t)
 	g := &Game{Variant: "standard", Channel: "c", White: Player{ID: "a"}, Black: Player{ID: "b"}, Rated: true}
 	if err := s.CreateGame(g, "", t0); err != nil {
 		t.Fatal(err)

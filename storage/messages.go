@@ -45,6 +45,22 @@ func (s *Store) SwapMessage(channel, replyKey, message string, now time.Time) (p
 	return previous, err
 }
 
+// Message returns the message carrying a reply key ("" if none).
+func (s *Store) Message(channel, replyKey string) (message string, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bMessageKeys)
+		if b == nil {
+			return nil
+		}
+		var ref messageRef
+		if v := b.Get(key(channel, replyKey)); v != nil && json.Unmarshal(v, &ref) == nil {
+			message = ref.Message
+		}
+		return nil
+	})
+	return message, err
+}
+
 // TakeMessage returns and forgets the message carrying a reply key.
 func (s *Store) TakeMessage(channel, replyKey string) (message string, err error) {
 	err = s.db.Update(func(tx *bolt.Tx) error {

@@ -2,17 +2,15 @@ package storage
 
 import (
 	"errors"
-	"path/filepath"
+	"fmt"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 )
 
-func TestMessagesAcrossReopen(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "m.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+func suiteMessagesAcrossReopen(t *testing.T, open opener) {
+	s := open(t)
 	if prev, err := s.SwapMessage("tg:1", "board:g1", "10", t0); prev != "" || err != nil {
 		t.Fatalf("first swap: %q %v", prev, err)
 	}
@@ -20,17 +18,23 @@ func TestMessagesAcrossReopen(t *testing.T) {
 		t.Errorf("second swap returned %q, want 10", prev)
 	}
 	s.SwapMessage("tg:1", "draw:g1", "11", t0)
+	s.SwapMessage("tg:1", "board:#1", "13", t0)
 	id1, err := s.KeepButton("telegram", KeptButton{Command: "move", Args: map[string]string{"move": "e2-e4"}, For: "telegram:5", At: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
 
-	s, err = Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
+	s = open(t)
+	if m, _ := s.Message("tg:1", "challenge:c1"); m != "" {
+		t.Errorf("a key never recorded is carried by %q", m)
 	}
-	defer s.Close()
+	if m, _ := s.Message("tg:1", "board:#1"); m != "13" {
+		t.Errorf("after reopening, board:#1 is carried by %q, want 13 (looked up, kept)", m)
+	}
+	if m, _ := s.TakeMessage("tg:1", "board:#1"); m != "13" {
+		t.Errorf("board:#1 after a look-up: %q, want 13", m)
+	}
 	if m, _ := s.TakeMessage("tg:1", "draw:g1"); m != "11" {
 		t.Errorf("after reopening, draw:g1 is carried by %q, want 11", m)
 	}
@@ -56,5 +60,50 @@ func TestMessagesAcrossReopen(t *testing.T) {
 	}
 	if _, err := s.Button("telegram", id2); err != nil {
 		t.Errorf("a recent button was pruned: %v", err)
+	}
+	if _, err := s.Button("telegram", id1); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a pruned button is still there: %v", err)
+	}
+	if m, _ := s.TakeMessage("tg:1", "board:g1"); m != "" {
+		t.Errorf("a pruned message key is still there: %q", m)
+	}
+}
+
+// Swaps of one key at once behave as one after the other: every message
+// but the last is returned as the previous one exactly once.
+func suiteRacingSwapsOneChain(t *testing.T, open opener) {
+	s := open(t)
+	const n = 8
+	var wg sync.WaitGroup
+	prevs := make(chan string, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			prev, err := s.SwapMessage("tg:1", "board:g1", fmt.Sprint(i), t0)
+			if err != nil {
+				t.Error(err)
+			}
+			prevs <- prev
+		}()
+	}
+	wg.Wait()
+	close(prevs)
+	got := []string{}
+	for p := range prevs {
+		got = append(got, p)
+	}
+	last, err := s.TakeMessage("tg:1", "board:g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, last)
+	slices.Sort(got)
+	want := []string{""}
+	for i := range n {
+		want = append(want, fmt.Sprint(i))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("previous messages and the last one: %q, want each of %q once", got, want)
 	}
 }

@@ -21,3 +21,19 @@ func (s *Store) keyCount(bucket []byte) (int, error) {
 	})
 	return n, err
 }
+
+// ActiveGameCount counts the unfinished games.
+func (p *Postgres) ActiveGameCount() (int, error) {
+	return p.count(`SELECT count(*) FROM games WHERE active`)
+}
+
+// OutboxCount counts the replies not yet delivered to their platform.
+func (p *Postgres) OutboxCount() (int, error) { return p.count(`SELECT count(*) FROM outbox`) }
+
+func (p *Postgres) count(q string) (int, error) {
+	ctx, cancel := p.ctx()
+	defer cancel()
+	var n int
+	err := p.pool.QueryRow(ctx, q).Scan(&n)
+	return n, err
+}

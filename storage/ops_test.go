@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-func TestOperationsCounts(t *testing.T) {
-	s := openTemp(t)
+func suiteOperationsCounts(t *testing.T, open opener) {
+	s := open(t)
 	count := func(what string, f func() (int, error), want int) {
 		t.Helper()
 		if n, err := f(); err != nil || n != want {

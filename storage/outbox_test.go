@@ -3,17 +3,12 @@ package storage
 import (
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"testing"
 	"time"
 )
 
-func TestOutboxWrittenWithTheGame(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "t.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+func suiteOutboxWrittenWithTheGame(t *testing.T, open opener) {
+	s := open(t)
 	now := time.Unix(1700000000, 0)
 	g := newGame("telegram:1", "telegram:2", "telegram:-5")
 	start := &Outgoing{Channel: g.Channel, Caption: "Game begins"}
@@ -40,10 +35,7 @@ func TestOutboxWrittenWithTheGame(t *testing.T) {
 	}
 	// Survives a restart, in order, per platform.
 	s.Close()
-	if s, err = Open(path, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = open(t)
 	got, err := s.PendingOutgoing("telegram:")
 	if err != nil {
 		t.Fatal(err)

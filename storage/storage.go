@@ -1,7 +1,9 @@
 // Package storage keeps games, challenges and user settings in a bbolt
 // file. Every write is one bbolt transaction (one fsync), so anything the
 // bot acknowledged survives a crash. Records are JSON with a version
-// field; older versions are migrated in code when read.
+// field; older versions are migrated in code when read. The same records
+// can live in PostgreSQL instead (Postgres, pg*.go), for several
+// processes sharing one database; Backend is the contract both keep.
 package storage
 
 import (

@@ -13,16 +13,6 @@ import (
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
-func openTemp(t testing.TB) *Store {
-	t.Helper()
-	s, err := Open(filepath.Join(t.TempDir(), "t.db"), Options{Timeout: 100 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
 func newGame(white, black, channel string) *Game {
 	return &Game{Variant: "standard", Channel: channel, White: Player{ID: white, Name: white}, Black: Player{ID: black, Name: black}, Moves: []string{}}
 }
@@ -44,16 +34,16 @@ func TestSecondOpenFailsFast(t *testing.T) {
 	}
 }
 
-func TestGameRoundTripAndConflict(t *testing.T) {
-	s := openTemp(t)
+func suiteGameRoundTripAndConflict(t *testing.T, open opener) {
+	s := open(t)
 	g := newGame("u:a", "u:b", "ch1")
 	if err := s.CreateGame(g, "e1", t0); err != nil {
 		t.Fatal(err)
 	}
-	if g.ID != "g1" || g.Rev != 1 {
-		t.Fatalf("id %q rev %d, want g1 rev 1", g.ID, g.Rev)
+	if g.ID != "#1" || g.Rev != 1 {
+		t.Fatalf("id %q rev %d, want #1 rev 1", g.ID, g.Rev)
 	}
-	stale, _ := s.Game("g1")
+	stale, _ := s.Game("#1")
 	g.Moves = append(g.Moves, "e2-e4")
 	if err := s.SaveGame(g, "e2", t0.Add(time.Second)); err != nil {
 		t.Fatal(err)
@@ -62,7 +52,7 @@ func TestGameRoundTripAndConflict(t *testing.T) {
 	if err := s.SaveGame(stale, "e3", t0); !errors.Is(err, ErrConflict) {
 		t.Fatalf("stale save: got %v, want ErrConflict", err)
 	}
-	got, err := s.Game("g1")
+	got, err := s.Game("#1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,8 +69,8 @@ func TestGameRoundTripAndConflict(t *testing.T) {
 	}
 }
 
-func TestIndexes(t *testing.T) {
-	s := openTemp(t)
+func suiteIndexes(t *testing.T, open opener) {
+	s := open(t)
 	var gs []*Game
 	// 2,000 games over 40 users and 10 channels; user i plays user i+1.
 	for i := 0; i < 2000; i++ {
@@ -132,8 +122,8 @@ func TestIndexes(t *testing.T) {
 	}
 }
 
-func TestChallenges(t *testing.T) {
-	s := openTemp(t)
+func suiteChallenges(t *testing.T, open opener) {
+	s := open(t)
 	c := &Challenge{Channel: "ch", From: Player{ID: "a", Name: "a"}, Variant: "standard", Color: "white", Created: t0, Expires: t0.Add(time.Hour)}
 	if err := s.CreateChallenge(c, "", t0, Caps{}); err != nil {
 		t.Fatal(err)
@@ -171,8 +161,8 @@ func TestChallenges(t *testing.T) {
 	}
 }
 
-func TestSettingsAndEvents(t *testing.T) {
-	s := openTemp(t)
+func suiteSettingsAndEvents(t *testing.T, open opener) {
+	s := open(t)
 	if st, err := s.Settings("a"); err != nil || st.Orientation != "" {
 		t.Fatalf("default settings %+v %v", st, err)
 	}

@@ -2,8 +2,8 @@ package storage
 
 import "testing"
 
-func TestUserActiveGames(t *testing.T) {
-	s := openTemp(t)
+func suiteUserActiveGames(t *testing.T, open opener) {
+	s := open(t)
 	// "bot" plays in two channels; "bot2" shares its prefix and must not
 	// be listed with it; one of bot's games ends.
 	gs := []*Game{

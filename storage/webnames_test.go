@@ -2,19 +2,14 @@ package storage
 
 import (
 	"bytes"
-	"path/filepath"
 	"sync"
 	"testing"
 )
 
 // A claim survives reopening the file, and of many claims at once on one
 // key exactly one wins.
-func TestClaimWebName(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "n.db")
-	s, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+func suiteClaimWebName(t *testing.T, open opener) {
+	s := open(t)
 	var wg sync.WaitGroup
 	won := make(chan string, 20)
 	for i := range 20 {
@@ -45,10 +40,7 @@ func TestClaimWebName(t *testing.T) {
 		t.Fatalf("%d claims won, want 1", len(winners))
 	}
 	s.Close()
-	if s, err = Open(path, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s = open(t)
 	name, held, err := s.ClaimWebName("bob", "b0b", []byte("other"))
 	if err != nil || name != "bob" || string(held) != winners[0] {
 		t.Errorf("after reopening: %q %q %v, want bob %q", name, held, err, winners[0])

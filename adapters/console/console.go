@@ -172,6 +172,7 @@ func (c *Console) Line(line string, out io.Writer) error {
 		EventID:  fmt.Sprintf("console-%s-%d", c.session, c.events),
 		Platform: "console",
 		Channel:  channel,
+		Server:   "console",
 		User:     user(who),
 	}
 	if c.opt.Now != nil {
@@ -267,6 +268,13 @@ func (c *Console) print(r bot.Reply, cmd bot.Command, out io.Writer) error {
 	prefix := "<"
 	if len(head) > 0 {
 		prefix += " (" + strings.Join(head, ", ") + ")"
+	}
+	// An edit shows as the edited message's key and its new text.
+	for _, e := range r.Edits {
+		fmt.Fprintf(out, "  edited %s: %s\n", e.Key, strings.ReplaceAll(e.Text, "\n", "\n  "))
+	}
+	if r.EditOnly() {
+		return nil
 	}
 	fmt.Fprintf(out, "%s %s\n", prefix, strings.ReplaceAll(r.Text, "\n", "\n  "))
 	if len(r.Mentions) > 0 {

@@ -34,6 +34,13 @@ func run(t *testing.T, script string) string {
 // runWith is run with the bot opponent's workers started when withBot.
 func runWith(t *testing.T, script string, bc bot.BotConfig, withBot bool) string {
 	t.Helper()
+	return runConfig(t, script, bot.Config{Bot: bc}, withBot)
+}
+
+// runConfig is runWith with more of the service's configuration: the
+// bot's (cfg.Bot) and the reviews' (cfg.Review).
+func runConfig(t *testing.T, script string, cfg bot.Config, withBot bool) string {
+	t.Helper()
 	dir := t.TempDir()
 	st, err := storage.Open(filepath.Join(dir, "bot.db"), storage.Options{})
 	if err != nil {
@@ -48,7 +55,8 @@ func runWith(t *testing.T, script string, bc bot.BotConfig, withBot bool) string
 		Now:     clock,
 		Coin:    func() bool { return true },
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Bot:     bc,
+		Bot:     cfg.Bot,
+		Review:  cfg.Review,
 	})
 	if withBot {
 		ctx, cancel := context.WithCancel(context.Background())

@@ -25,7 +25,8 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 
 // replyTexts reads the replies' texts back from a transcript: "< " lines
 // (without their "(only alice, refused)" head) and their indented
-// continuation, up to the first note about mentions, buttons or pictures.
+// continuation, up to the first note about mentions, buttons, pictures or
+// edits of earlier messages.
 func replyTexts(transcript string) []string {
 	var texts []string
 	in := false
@@ -39,7 +40,7 @@ func replyTexts(transcript string) []string {
 			texts = append(texts, text)
 			in = true
 		case strings.HasPrefix(line, "  ") && in:
-			for _, note := range []string{"notify: ", "buttons: ", "buttons of ", "picture: "} {
+			for _, note := range []string{"notify: ", "buttons: ", "buttons of ", "picture: ", "edited "} {
 				if strings.HasPrefix(line[2:], note) {
 					in = false
 				}

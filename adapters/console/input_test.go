@@ -21,7 +21,7 @@ func TestBadLinesDoNotEndTheSession(t *testing.T) {
 		"contains bytes that are not valid text (UTF-8)",
 		"There is no challenge for you to accept here",
 		"longer than 1048576 bytes; skipped",
-		"Game g1 begins",
+		"Game #1 begins",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q:\n%.2000s", want, got)

@@ -81,6 +81,12 @@ func TestFoolsMate(t *testing.T) {
 		c, ok := jsonPath(r.JSON, "components").([]any)
 		return r.Method == "PATCH" && strings.HasPrefix(r.Path, "/webhooks/"+testApp+"/itok-"+id+"/messages/") && ok && len(c) == 0
 	})
+	// And its text says who accepted it and names the game.
+	e.f.waitFor("the challenge's text edited", func(r *request) bool {
+		text, _ := jsonPath(r.JSON, "content").(string)
+		return r.Method == "PATCH" && strings.HasPrefix(r.Path, "/webhooks/"+testApp+"/itok-"+id+"/messages/") &&
+			strings.Contains(text, "Accepted by Bob: game "+game+".")
+	})
 
 	move := func(who member, mv string) map[string]any {
 		t.Helper()

@@ -92,6 +92,13 @@ type batch struct {
 	// stale are the sent messages whose buttons the replies supersede,
 	// taken from the index before the new keys are recorded.
 	stale []sentRef
+	// edits are the sent messages whose text the replies change.
+	edits []textEdit
+}
+
+type textEdit struct {
+	ref  sentRef
+	text string
 }
 
 type awayMessage struct {
@@ -102,10 +109,14 @@ type awayMessage struct {
 func (a *Adapter) newBatch(i *dg.Interaction, cmd bot.Command, component bool, received time.Time, replies []bot.Reply) *batch {
 	b := &batch{i: i, cmd: cmd, component: component, received: received}
 	for _, r := range replies {
+		b.edits = append(b.edits, a.textEdits(r)...)
 		for _, key := range r.Supersedes {
 			if ref, ok := a.sent.take(key); ok {
 				b.stale = append(b.stale, ref)
 			}
+		}
+		if r.EditOnly() {
+			continue
 		}
 		ms := a.messages(r)
 		if r.Channel != "" && r.Channel != cmd.Channel && !r.Private {
@@ -227,9 +238,45 @@ func (a *Adapter) finish(b *batch, rest []*message) {
 	for _, am := range b.away {
 		a.channelMessage(am.channel, am.m)
 	}
+	for _, e := range b.edits {
+		a.editText(ctx, e)
+	}
 	for _, ref := range b.stale {
 		a.clearButtons(ctx, ref)
 	}
+}
+
+// textEdits finds the sent messages a reply edits (before its
+// Supersedes forget them).
+func (a *Adapter) textEdits(r bot.Reply) []textEdit {
+	var out []textEdit
+	for _, e := range r.Edits {
+		if ref, ok := a.sent.peek(e.Key); ok {
+			out = append(out, textEdit{ref, e.Text})
+		}
+	}
+	return out
+}
+
+// editText replaces a sent message's text; its picture and buttons stay.
+func (a *Adapter) editText(ctx context.Context, e textEdit) {
+	text := e.text
+	if parts := splitContent(text); len(parts) > 0 {
+		text = parts[0]
+	}
+	edit := struct {
+		Content string `json:"content"`
+	}{text}
+	var url string
+	switch ref := e.ref; {
+	case ref.token != "" && time.Since(ref.at) < tokenLifetime-time.Minute:
+		url = dg.EndpointWebhookMessage(ref.appID, ref.token, ref.webhookMsg)
+	case !ref.private && ref.channelID != "" && ref.messageID != "":
+		url = dg.EndpointChannelMessage(ref.channelID, ref.messageID)
+	default:
+		return
+	}
+	_, _ = a.call(ctx, "edit message", http.MethodPatch, url, &edit, nil)
 }
 
 func (a *Adapter) appID(i *dg.Interaction) string {
@@ -391,11 +438,25 @@ func (a *Adapter) Send(r bot.Reply) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	edits := a.textEdits(r)
 	var stale []sentRef
 	for _, key := range r.Supersedes {
 		if ref, ok := a.sent.take(key); ok {
 			stale = append(stale, ref)
 		}
+	}
+	for _, e := range edits {
+		a.editText(ctx, e)
+	}
+	if r.EditOnly() {
+		for _, ref := range stale {
+			a.clearButtons(ctx, ref)
+		}
+		// Edits are tried once: an old text left standing is harmless.
+		if box, ok := a.h.(outbox); ok && r.Outbox != "" {
+			box.Delivered(r, nil)
+		}
+		return
 	}
 	for _, m := range a.messages(r) {
 		a.channelMessage(ch, m) // flags go: nobody to show a private message to

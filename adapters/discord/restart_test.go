@@ -30,7 +30,7 @@ func serviceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
 
 // TestButtonsClearedAfterRestart: a challenge is made, the bot restarts,
 // and accepting the challenge still takes the buttons off the
-// challenge's message (through its channel: interaction tokens are not
+// challenge's message and edits its text (through its channel: interaction tokens are not
 // stored, they expire within 15 minutes anyway).
 func TestButtonsClearedAfterRestart(t *testing.T) {
 	t.Parallel()
@@ -59,6 +59,12 @@ func TestButtonsClearedAfterRestart(t *testing.T) {
 	e.f.waitFor("the challenge's buttons cleared through its channel", func(r *request) bool {
 		c, ok := jsonPath(r.JSON, "components").([]any)
 		return r.Method == "PATCH" && r.Path == "/channels/"+testChannel+"/messages/orig-itok-"+id && ok && len(c) == 0
+	})
+	// Its text says who accepted it: the message is found in the stored
+	// keys too.
+	e.f.waitFor("the challenge's text edited through its channel", func(r *request) bool {
+		text, _ := jsonPath(r.JSON, "content").(string)
+		return r.Method == "PATCH" && r.Path == "/channels/"+testChannel+"/messages/orig-itok-"+id && strings.Contains(text, "Accepted by")
 	})
 }
 

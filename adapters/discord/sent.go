@@ -82,6 +82,25 @@ func (x *sentIndex) take(key string) (sentRef, bool) {
 	return ref, ok
 }
 
+// peek returns the message a key names, leaving it indexed; one sent
+// before a restart too, when the memory can look it up.
+func (x *sentIndex) peek(key string) (sentRef, bool) {
+	x.mu.Lock()
+	ref, ok := x.refs[key]
+	x.mu.Unlock()
+	if ok {
+		return ref, true
+	}
+	if l, can := x.mem.(interface {
+		Message(channel, key string) string
+	}); can {
+		if ch, msg, found := strings.Cut(l.Message(platform, key), "/"); found {
+			return sentRef{channelID: ch, messageID: msg}, true
+		}
+	}
+	return sentRef{}, false
+}
+
 // update changes the entry of key if it is still the message sent with
 // token (not superseded or replaced meanwhile).
 func (x *sentIndex) update(key, token string, f func(*sentRef)) {

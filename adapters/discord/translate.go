@@ -65,6 +65,7 @@ func baseCommand(i *dg.Interaction) bot.Command {
 		EventID:  i.ID,
 		Platform: platform,
 		Channel:  prefix + i.ChannelID,
+		Server:   guildServer(i.GuildID),
 		User:     user(i),
 		Args:     map[string]string{},
 	}
@@ -154,4 +155,12 @@ func buttonStyle(s string) dg.ButtonStyle {
 	default:
 		return dg.PrimaryButton
 	}
+}
+
+// guildServer names a guild as a bot.Command's Server ("" in DMs).
+func guildServer(guild string) string {
+	if guild == "" {
+		return ""
+	}
+	return prefix + "guild:" + guild
 }

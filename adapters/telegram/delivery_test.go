@@ -117,14 +117,14 @@ func TestPGNIsADocument(t *testing.T) {
 
 	f.say(alice, group, "/pgn")
 	doc, _ := g.next("sendDocument", m)
-	if doc.Params["document"] != "(file g1.pgn)" || !strings.Contains(string(doc.File), `[Event `) || !strings.Contains(string(doc.File), "1. f3 e5") {
+	if doc.Params["document"] != "(file game1.pgn)" || !strings.Contains(string(doc.File), `[Event `) || !strings.Contains(string(doc.File), "1. f3 e5") {
 		t.Errorf("document %s:\n%s", doc.Params["document"], doc.File)
 	}
 	// The text in a code block: HTML, since the library drops a
 	// document's caption entities.
 	caption := doc.Params["caption"]
 	pgn := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(string(doc.File))
-	if doc.Params["parse_mode"] != "HTML" || strings.Contains(caption, "```") || caption != "PGN of g1:\n<pre>"+pgn+"</pre>" {
+	if doc.Params["parse_mode"] != "HTML" || strings.Contains(caption, "```") || caption != "PGN of #1:\n<pre>"+pgn+"</pre>" {
 		t.Errorf("caption (%s) %q", doc.Params["parse_mode"], caption)
 	}
 }

@@ -212,6 +212,20 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		answer := maps.Clone(m) // m may change again while it is written
 		f.mu.Unlock()
 		ok(w, answer)
+	case "editMessageText", "editMessageCaption":
+		id, _ := strconv.Atoi(req.Params["message_id"])
+		field := map[string]string{"editMessageText": "text", "editMessageCaption": "caption"}[method]
+		f.mu.Lock()
+		m := f.messages[id]
+		if m == nil {
+			f.mu.Unlock()
+			writeJSON(w, 400, map[string]any{"ok": false, "error_code": 400, "description": "Bad Request: message to edit not found"})
+			return
+		}
+		m[field] = req.Params[field]
+		answer := maps.Clone(m)
+		f.mu.Unlock()
+		ok(w, answer)
 	case "answerCallbackQuery", "setMyCommands", "deleteWebhook", "setWebhook":
 		ok(w, true)
 	default:

@@ -134,13 +134,23 @@ func TestGameTypedInGroup(t *testing.T) {
 	challengeMsg := g.sentID()
 	accept := buttonData(t, ch.Params["reply_markup"], "Accept")
 
-	// Only bob may accept.
+	// Only bob may accept; the bot says why to anyone else.
 	f.press(carol, challengeMsg, accept)
 	ans, m := g.next("answerCallbackQuery", m)
-	if ans.Params["text"] != "This button is not for you." {
+	if ans.Params["text"] != "Challenge c1 is for Bob, not for you." {
 		t.Errorf("carol pressing Accept: %v", ans.Params)
 	}
+	f.press(alice, challengeMsg, accept)
+	ans, m = g.next("answerCallbackQuery", m)
+	if !strings.HasPrefix(ans.Params["text"], "You cannot accept your own challenge") {
+		t.Errorf("alice pressing Accept: %v", ans.Params)
+	}
 	f.press(bob, challengeMsg, accept)
+	// The challenge says who accepted it and names the game.
+	text, _ := g.next("editMessageText", m)
+	if text.Params["message_id"] != itoa(challengeMsg) || !strings.Contains(text.Params["text"], "Accepted by Bob: game #1.") {
+		t.Errorf("the accepted challenge's text: %v", text.Params)
+	}
 	start, m := g.photo(m, "Game", "@alice, your move")
 	edit, _ := g.next("editMessageReplyMarkup", m)
 	if edit.Params["message_id"] != itoa(challengeMsg) || edit.Params["reply_markup"] != `{"inline_keyboard":[]}` {

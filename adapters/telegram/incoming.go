@@ -193,6 +193,7 @@ func (a *Adapter) onMessage(update int, m *tgbotapi.Message) {
 		EventID:  fmt.Sprintf("%s:%d", platform, update),
 		Platform: platform,
 		Channel:  chatChannel(m.Chat.ID),
+		Server:   chatChannel(m.Chat.ID), // a group is its own only channel
 		User:     person(m.From),
 	}
 	name, at, rest, isCmd := parseCommand(m.Text)

@@ -44,7 +44,7 @@ func TestGroupUpgradedToSupergroupKeepsItsGames(t *testing.T) {
 	sayIn(alice, old, "/challenge @bob color:white", nil)
 	answered(old, "challenges")
 	sayIn(bob, old, "/accept", nil)
-	answered(old, "Game g1 begins")
+	answered(old, "Game #1 begins")
 	sayIn(alice, old, "/move e2e4", nil)
 	answered(old, "1. e4")
 

@@ -57,6 +57,17 @@ func (a *Adapter) deliver(o origin, replies []bot.Reply) {
 // text after it), or text messages; the buttons go on the photo or the
 // last text message.
 func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
+	if r.EditOnly() {
+		var keep *queued
+		if r.Outbox != "" {
+			keep = &queued{r: r}
+			keep.r.Channel = chatChannel(chat)
+		}
+		a.queueEdits(chat, r.Edits, keep)
+		a.supersede(chat, r.Supersedes)
+		return
+	}
+	a.queueEdits(chat, r.Edits, nil)
 	replyTo := 0
 	if r.Private && o.group && chat == o.chat && o.press == nil {
 		replyTo = o.message // so the group sees whom it is for
@@ -67,9 +78,13 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		game = r.Image.Game
 	}
 	text := strings.TrimSpace(r.Text)
+	photo := false
 	sent := func(id int) {
 		if r.Key != "" {
 			a.keys.put(chat, r.Key, id)
+			if photo {
+				a.keys.put(chat, captionKey(r.Key), id)
+			}
 		}
 		kb := "" // no buttons
 		if markup != nil {
@@ -102,8 +117,10 @@ func (a *Adapter) send(chat int64, o origin, r bot.Reply) {
 		if markup != nil {
 			doc.ReplyMarkup = *markup
 		}
+		photo = true
 		a.sendMedia(chat, doc, "sendDocument", rest, r.Mentions, keep, sent)
 	} else if r.Image != nil && len(r.Image.PNG) > 0 && len(r.Image.PNG) <= maxPhoto {
+		photo = true
 		caption, rest := cut(text, maxCaption)
 		img := r.Image
 		name := img.Name
@@ -410,6 +427,23 @@ func (s *keyStore) swap(chat int64, key string, id int) int {
 		}
 	}
 	return old
+}
+
+// get returns a key's message (0: none), also one sent before a restart
+// when the memory can look it up.
+func (s *keyStore) get(chat int64, key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if id, ok := s.ids[chatKey{chat, key}]; ok {
+		return id
+	}
+	if l, ok := s.mem.(interface {
+		Message(channel, key string) string
+	}); ok {
+		id, _ := strconv.Atoi(l.Message(chatChannel(chat), key))
+		return id
+	}
+	return 0
 }
 
 // take returns and forgets a key's message.

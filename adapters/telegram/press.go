@@ -46,6 +46,7 @@ func (a *Adapter) onCallback(update int, q *tgbotapi.CallbackQuery) {
 		EventID:  fmt.Sprintf("%s:%d", platform, update),
 		Platform: platform,
 		Channel:  chatChannel(q.Message.Chat.ID),
+		Server:   chatChannel(q.Message.Chat.ID),
 		User:     person(q.From),
 	}
 	if t, ok := parseTap(q.Data); ok {

@@ -68,6 +68,7 @@ type job struct {
 	do     func() error
 	class  class
 	msg    int     // the message an edit changes (0: none known)
+	text   bool    // an edit of the message's text, not of its keyboard
 	reply  *queued // the reply the call belongs to, if it is worth keeping
 	last   bool    // the reply's last call
 	tries  int
@@ -163,13 +164,14 @@ func (s *sender) start() {
 	}
 }
 
-// editOf finds a queued edit of the same message as j (-1: none).
+// editOf finds a queued edit of the same message as j, and of the same
+// part of it (text or keyboard) (-1: none).
 func (q *chatQueue) editOf(j *job) int {
 	if j.class == classMessage || j.msg == 0 {
 		return -1
 	}
 	for i, o := range q.jobs {
-		if o.class != classMessage && o.msg == j.msg {
+		if o.class != classMessage && o.msg == j.msg && o.text == j.text {
 			return i
 		}
 	}

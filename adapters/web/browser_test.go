@@ -240,10 +240,13 @@ func TestBrowserGame(t *testing.T) {
 
 	alice.say("/challenge @bob color:white")
 	bob.waitMessage("reply", "challenges")
-	// The Accept button is bob's: alice's page shows it disabled.
-	alice.waitFor("alice's Accept button disabled", `[...document.querySelectorAll('#log .buttons button')].some(b => b.textContent === 'Accept' && b.disabled)`)
+	// Alice pressing Accept on her own challenge is told why not.
+	alice.pressButton("Accept")
+	alice.waitMessage("reply", "You cannot accept your own challenge")
 	bob.pressButton("Accept")
 	alice.waitMessage("reply", "begins")
+	// Her page edits the challenge to say who accepted it.
+	alice.waitFor("the challenge edited", `[...document.querySelectorAll('#log li[data-key="challenge:c1"] .text')].some(t => t.textContent.includes('Accepted by bob: game #1.'))`)
 	alice.waitBoards(1)
 	bob.waitBoards(1)
 

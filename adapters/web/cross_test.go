@@ -18,6 +18,7 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.Notify("web", s.Send) // as serve does: what the bot posts on its own
 	ts := httptest.NewServer(s)
 	t.Cleanup(func() {
 		s.hub.closeAll()
@@ -41,17 +42,22 @@ func TestCommandTableAcrossPlatforms(t *testing.T) {
 		}
 		var seen crosstest.Seen
 		public := 0
-		for len(seen.Texts) < n {
-			if e := tab.next(); e.Kind == "reply" {
-				seen.Texts = append(seen.Texts, e.Text)
-				for _, b := range e.Buttons {
-					seen.Buttons = append(seen.Buttons, b.Label)
-				}
-				if !e.Private {
-					public++
+		read := func() {
+			for len(seen.Texts) < n {
+				if e := tab.next(); e.Kind == "reply" {
+					seen.Texts = append(seen.Texts, e.Text)
+					for _, b := range e.Buttons {
+						seen.Buttons = append(seen.Buttons, b.Label)
+					}
+					if !e.Private {
+						public++
+					}
 				}
 			}
 		}
+		read()
+		n += h.Posted()
+		read()
 		// The other tab sees the public replies too: they are read off
 		// its stream, which keeps it in step for when it types.
 		for _, other := range tabs {

@@ -9,7 +9,7 @@ import (
 // message, or a note that some buttons are stale.
 type event struct {
 	Seq  uint64 `json:"seq"`
-	Kind string `json:"kind"` // "reply", "said", "chat", "stale"
+	Kind string `json:"kind"` // "reply", "said", "chat", "stale", "edit"
 	// to is the only user who may see the event ("" = the whole room).
 	to       string
 	From     string      `json:"from,omitempty"` // display name of who typed

@@ -63,8 +63,10 @@ func TestGameWithService(t *testing.T) {
 	offer := bob.until("reply", "challenges")
 	var accept, decline string
 	for _, b := range offer.Buttons {
-		if b.For != "web:bob" {
-			t.Errorf("challenge button %q is for %q, want web:bob", b.Label, b.For)
+		// Accept is anyone's to press (the bot says why it is not
+		// theirs); Decline is bob's.
+		if want := map[string]string{"Accept": "", "Decline": "web:bob"}[b.Label]; b.For != want {
+			t.Errorf("challenge button %q is for %q, want %q", b.Label, b.For, want)
 		}
 		switch b.Label {
 		case "Accept":
@@ -76,11 +78,16 @@ func TestGameWithService(t *testing.T) {
 	if accept == "" || decline == "" {
 		t.Fatalf("challenge buttons %+v", offer.Buttons)
 	}
-	if code, _ := alice.post("/api/press", map[string]string{"button": accept}); code != 403 {
+	if code, _ := alice.post("/api/press", map[string]string{"button": accept}); code != 200 {
 		t.Errorf("alice accepting her own challenge for bob: %d", code)
 	}
+	alice.until("reply", "You cannot accept your own challenge")
 	if code, out := bob.post("/api/press", map[string]string{"button": accept}); code != 200 {
 		t.Fatalf("bob's accept: %d %v", code, out)
+	}
+	// The challenge message is edited to say who accepted it.
+	if ed := alice.until("edit", "Accepted by bob: game #1."); ed.Key != "challenge:c1" {
+		t.Errorf("edit of %q, want the challenge", ed.Key)
 	}
 	start := alice.until("reply", "begins")
 	if start.Image == nil || !start.Image.Board {
@@ -118,7 +125,7 @@ func TestGameWithService(t *testing.T) {
 
 	// Two clicks on the newest picture: the knight on g1, then f3.
 	alice.say("/board")
-	board := alice.until("reply", "g1")
+	board := alice.until("reply", "#1 ·")
 	if board.Image == nil {
 		t.Fatal("/board sent no picture")
 	}

@@ -75,7 +75,7 @@ func mentions(text string) []bot.User {
 // command starts a Command from a tab's session. The page's event id lets
 // the bot recognise a request the browser sent twice.
 func (s *Server) command(se session, eventID string) bot.Command {
-	c := bot.Command{Platform: "web", Channel: "web:" + se.room, User: se.user}
+	c := bot.Command{Platform: "web", Channel: "web:" + se.room, Server: "web", User: se.user}
 	if eventID != "" && len(eventID) <= 64 && strings.IndexFunc(eventID, func(r rune) bool {
 		return !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_')
 	}) < 0 {
@@ -135,6 +135,13 @@ func (s *Server) deliver(se session, r bot.Reply) {
 		for _, where := range s.btns.retire(r.Supersedes) {
 			s.hub.publish(where, &event{Kind: "stale", Stale: r.Supersedes, Time: s.millis()})
 		}
+	}
+	for _, ed := range r.Edits {
+		// The page changes the text of the newest message with that key.
+		s.hub.publish(room, &event{Kind: "edit", Key: ed.Key, Text: ed.Text, Time: s.millis()})
+	}
+	if r.EditOnly() {
+		return
 	}
 	e := &event{Kind: "reply", Text: r.Text, Private: r.Private, Error: r.Error, Key: r.Key, Mentions: r.Mentions, Time: s.millis()}
 	if r.Private {

@@ -36,6 +36,10 @@ func dbPath(name string, args []string, stdout, stderr io.Writer, extra func(fs 
 		fmt.Fprintf(stderr, "topochess %s: %v\n", name, err)
 		return "", 0, 1
 	}
+	if cfg.Storage.PostgresURL != "" {
+		fmt.Fprintf(stderr, "topochess %s: storage.postgres_url is set: this command reads the bbolt file (--db FILE); PostgreSQL has its own tools (pg_dump, amcheck; docs/scaling.md)\n", name)
+		return "", 0, 1
+	}
 	return cfg.Storage.Path, *wait, -1
 }
 

@@ -46,6 +46,9 @@ type Config struct {
 	Storage struct {
 		Path    string        `yaml:"path"`
 		Timeout time.Duration `yaml:"timeout"`
+		// PostgresURL, when set, replaces the bbolt file with a PostgreSQL
+		// database (docs/scaling.md); it may hold a password.
+		PostgresURL Secret `yaml:"postgres_url"`
 	} `yaml:"storage"`
 	Limits struct {
 		CommandsPer10s int           `yaml:"commands_per_10s"`
@@ -108,6 +111,7 @@ var envOverrides = []struct {
 	{"TOPOCHESS_TELEGRAM_TOKEN", func(c *Config, v string) { c.Telegram.Token = Secret(v) }},
 	{"TOPOCHESS_TELEGRAM_WEBHOOK_SECRET", func(c *Config, v string) { c.Telegram.WebhookSecret = Secret(v) }},
 	{"TOPOCHESS_WEB_PASSWORD", func(c *Config, v string) { c.Web.Password = Secret(v) }},
+	{"TOPOCHESS_POSTGRES_URL", func(c *Config, v string) { c.Storage.PostgresURL = Secret(v) }},
 	// Not secrets, but what a container sets without editing the file.
 	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
 	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},

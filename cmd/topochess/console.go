@@ -50,7 +50,7 @@ func cmdConsole(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		waitControl()
 	}()
 	svc.Maintain()
-	fmt.Fprintf(stdout, "# topochess console: storage %s, pictures in %s. Type \"alice: /help\".\n", cfg.Storage.Path, *images)
+	fmt.Fprintf(stdout, "# topochess console: storage %s, pictures in %s. Type \"alice: /help\".\n", cfg.storageName(), *images)
 	c := console.New(svc, console.Options{Channel: *channel, ImageDir: *images})
 	if err := c.Run(stdin, stdout); err != nil {
 		fmt.Fprintf(stderr, "topochess console: %v\n", err)

@@ -41,6 +41,16 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 		about:   "Writes a consistent copy of the database, checked before it is kept, also while the bot serves.\nTo restore: stop the bot, put the copy in place of the database file, start the bot (README, docs/security-storage.md).",
 		example: "topochess backup --db topochess.db --out /backups/topochess-$(date +%F).db",
 	},
+	"migrate": {
+		usage:   "topochess migrate --from FILE [--to URL] [--timeout D]",
+		about:   "Copies every record of a bbolt database into an empty PostgreSQL database in one transaction, counting each kind on both sides.\nStop the bot first; keep the file as the backup of the moment of the move (docs/scaling.md).",
+		example: "TOPOCHESS_POSTGRES_URL=postgres://topochess@db/topochess topochess migrate --from topochess.db",
+	},
+	"puzzles": {
+		usage:   "topochess puzzles [--variant IDS] [--per N] [--games N] [--max-plies N] [--seed S] [-o FILE] [-v]",
+		about:   "Generates the puzzle stock shipped in the binary (puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1 and 2 with a single solution at every step, each checked exhaustively.\nThe same flags give the same stock (node budgets, no clocks, a seeded generator).",
+		example: "topochess puzzles --variant moebius,cube --per 4 -o /tmp/stock.json",
+	},
 	"arena": {
 		usage:   "topochess arena --variant ID --white L --black L --games N [flags]",
 		about:   "Plays the computer against itself at levels 1-5, or level --white against a UCI engine (--uci),\nand prints the score with an Elo estimate (docs/ai.md). With --nodes and no --movetime the games are reproducible.",

@@ -17,6 +17,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"moves":   {"-variant", "-position", "-moves"},
 		"check":   {"-db", "-config", "-timeout"},
 		"backup":  {"-db", "-config", "-timeout", "-out"},
+		"migrate": {"-from", "-to", "-timeout"},
 		"arena":   {"-variant", "-white", "-black", "-games", "-alternate", "-max-moves", "-nodes", "-movetime", "-seed", "-jobs", "-v"},
 	}
 	for name := range commands {
@@ -61,5 +62,18 @@ func TestSubcommandHelp(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"perft", "--nope"}, nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "nope") || out.Len() != 0 {
 		t.Errorf("perft --nope: exit %d, stdout %q, stderr %q", code, out.String(), errb.String())
+	}
+}
+
+// TestUsageNamesEveryCommand keeps `topochess help` in step with the
+// commands there are.
+func TestUsageNamesEveryCommand(t *testing.T) {
+	var out bytes.Buffer
+	usage(&out)
+	for name := range commands {
+		if !strings.Contains(out.String(), "topochess "+name+" ") && !strings.Contains(out.String(), "topochess "+name+"\n") &&
+			!strings.Contains(out.String(), "topochess ["+name+"]") {
+			t.Errorf("topochess help does not mention %s:\n%s", name, out.String())
+		}
 	}
 }

@@ -24,6 +24,8 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"check":   cmdCheck,
 	"backup":  cmdBackup,
 	"uci":     cmdUCI,
+	"migrate": cmdMigrate,
+	"puzzles": cmdPuzzles,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -63,5 +65,13 @@ Usage:
                                           verify a database (also while serve runs); exit 1 on problems
   topochess backup --out FILE [--db FILE | --config FILE]
                                           write a consistent copy, also while serve runs (docs/security-storage.md)
+  topochess migrate --from FILE [--to URL]
+                                          copy a stopped bot's bbolt file into an empty PostgreSQL database
+                                          (URL default: TOPOCHESS_POSTGRES_URL) and verify the counts (docs/scaling.md)
+  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o puzzle/stock.json] [-v]
+                                          generate the shipped puzzles: engine games, unique forced mates
+  topochess uci                           speak the Universal Chess Interface on every board (docs/uci.md)
+
+Every command answers --help with its flags and an example.
 `)
 }

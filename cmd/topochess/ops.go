@@ -69,7 +69,7 @@ type opsKey struct{}
 type ops struct {
 	m     *metrics.Metrics
 	svc   *bot.Service
-	store *storage.Store
+	store storage.Backend
 	ctx   context.Context // cancelled when serve stops
 
 	mu       sync.Mutex
@@ -78,7 +78,7 @@ type ops struct {
 	inflight sync.WaitGroup
 }
 
-func newOps(svc *bot.Service, store *storage.Store, platforms []platform) *ops {
+func newOps(svc *bot.Service, store storage.Backend, platforms []platform) *ops {
 	o := &ops{m: metrics.New(), svc: svc, store: store, adapters: map[string]connector{}}
 	for _, p := range platforms {
 		o.adapters[p.name] = nil

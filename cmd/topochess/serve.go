@@ -47,8 +47,8 @@ type storeKey struct{}
 
 // storeOf is serve's open database, for a platform that keeps records of
 // its own (the web chat's name claims).
-func storeOf(ctx context.Context) *storage.Store {
-	st, _ := ctx.Value(storeKey{}).(*storage.Store)
+func storeOf(ctx context.Context) storage.Backend {
+	st, _ := ctx.Value(storeKey{}).(storage.Backend)
 	return st
 }
 
@@ -62,8 +62,8 @@ func stdoutOf(ctx context.Context) io.Writer {
 }
 
 // openService opens storage and builds the bot on it.
-func openService(cfg *Config, log *slog.Logger) (*bot.Service, *storage.Store, error) {
-	store, err := storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log})
+func openService(cfg *Config, log *slog.Logger) (*bot.Service, storage.Backend, error) {
+	store, err := openStore(cfg, log)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -89,9 +89,32 @@ func memoryLimit(cfg *Config) int64 {
 	return (160 + 16*int64(workers)) << 20
 }
 
+// openStore opens the configured database: PostgreSQL when
+// storage.postgres_url is set, else the bbolt file.
+func openStore(cfg *Config, log *slog.Logger) (storage.Backend, error) {
+	if cfg.Storage.PostgresURL != "" {
+		return storage.OpenPostgres(string(cfg.Storage.PostgresURL), storage.Options{Logger: log})
+	}
+	return storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log})
+}
+
+// storageName says where the records are, for messages; never the URL,
+// which may hold a password.
+func (c *Config) storageName() string {
+	if c.Storage.PostgresURL != "" {
+		return "PostgreSQL (storage.postgres_url)"
+	}
+	return c.Storage.Path
+}
+
 // serveControl lets topochess backup and check reach the database while
 // this process holds it; the returned wait is for before store.Close.
-func serveControl(ctx context.Context, store *storage.Store, log *slog.Logger) (wait func()) {
+// PostgreSQL has its own tools for both (pg_dump, docs/scaling.md).
+func serveControl(ctx context.Context, backend storage.Backend, log *slog.Logger) (wait func()) {
+	store, ok := backend.(*storage.Store)
+	if !ok {
+		return func() {}
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -134,7 +157,7 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(run) == 0 {
 		fmt.Fprintf(stdout, "topochess serve: storage %s is ready, but the configured chat platforms are not built into this binary.\n"+
-			"Set web.listen for the local web chat, or play with: topochess console --config FILE\n", cfg.Storage.Path)
+			"Set web.listen for the local web chat, or play with: topochess console --config FILE\n", cfg.storageName())
 		return 1
 	}
 	ctx, stop := serveContext()

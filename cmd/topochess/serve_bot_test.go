@@ -92,7 +92,7 @@ func TestServeBotMoveReachesWebChat(t *testing.T) {
 		sc := bufio.NewScanner(events.Body)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
-			if line := sc.Text(); strings.Contains(line, "g1 · 1. ") && strings.Contains(line, "your move (Black)") {
+			if line := sc.Text(); strings.Contains(line, "#1 · 1. ") && strings.Contains(line, "your move (Black)") {
 				found <- line
 				return
 			}
@@ -126,7 +126,7 @@ func TestConsoleBotGame(t *testing.T) {
 		t.Fatalf("console: code %d, err %q", code, errOut.String())
 	}
 	got := out.String()
-	answer := strings.Index(got, "< g1 · 1. ")
+	answer := strings.Index(got, "< #1 · 1. ")
 	board := strings.Index(got, "> alice: /board")
 	if answer < 0 || board < answer || !strings.Contains(got, "1 move(s) played") {
 		t.Errorf("the computer's first move is not shown before the next line:\n%s", got)

@@ -57,8 +57,9 @@ func step(user, command string, kv ...string) Step {
 // every option of the table at least once (TestScriptCoversTable checks
 // it), in an order where each answer means something: challenges made,
 // declined, withdrawn and accepted, a game with moves, a takeback asked
-// and declined, a draw offered and declined, a resignation, an ambiguous
-// move, a game against the computer.
+// and declined, a draw offered and declined, a resignation, a rematch
+// asked and declined, a review, an ambiguous move, a game against the
+// computer, a puzzle given up.
 func Script() []Step {
 	return []Step{
 		step("bob", "help"), // on Telegram, bob has now written where the bot is
@@ -69,23 +70,30 @@ func Script() []Step {
 		step("alice", "settings", "orientation", "auto"),
 		step("alice", "challenge", "opponent", "bob", "variant", "moebius", "color", "black", "time", "5+3", "rated", "false"),
 		step("bob", "decline", "challenge", "c1"),
-		step("alice", "challenge", "variant", "toroidal", "color", "random"),
+		step("alice", "challenge", "variant", "standard", "color", "random", "position", "w Ke1,Qd1,ke8 - -"),
 		step("alice", "cancel", "challenge", "c2"),
 		step("alice", "challenge", "opponent", "bob", "color", "white"),
 		step("bob", "accept", "challenge", "c3"),
-		step("alice", "moves", "cell", "g1", "game", "g1"),
-		step("alice", "move", "move", "e2e4", "game", "g1"),
-		step("bob", "board", "game", "g1"),
+		step("alice", "moves", "cell", "g1", "game", "#1"),
+		step("alice", "move", "move", "e2e4", "game", "#1"),
+		step("bob", "board", "game", "#1"),
 		step("bob", "move", "move", "e7e5"),
 		step("alice", "move", "move", "Nf3"),
-		step("alice", "takeback", "answer", "ask", "game", "g1"),
-		step("bob", "takeback", "answer", "decline", "game", "g1"),
-		step("bob", "draw", "answer", "offer", "game", "g1"),
-		step("alice", "draw", "answer", "decline", "game", "g1"),
+		step("alice", "takeback", "answer", "ask", "game", "#1"),
+		step("bob", "takeback", "answer", "decline", "game", "#1"),
+		step("bob", "draw", "answer", "offer", "game", "#1"),
+		step("alice", "draw", "answer", "decline", "game", "#1"),
+		step("bob", "move", "move", "Qh4"), // a blunder for the review to find
 		step("alice", "games"),
-		step("alice", "pgn", "game", "g1"),
-		step("bob", "replay", "game", "g1"),
-		step("bob", "resign", "game", "g1"),
+		step("bob", "games", "which", "all"), // a button for each game's picture
+		step("alice", "watch", "game", "#1"), // played here: nothing to follow
+		step("alice", "pgn", "game", "#1"),
+		step("bob", "replay", "game", "#1"),
+		step("bob", "resign", "game", "#1"),
+		step("alice", "rematch", "game", "#1"),
+		step("bob", "decline", "challenge", "c4"),
+		step("bob", "review", "game", "#1"), // with what the review posts
+		step("bob", "watch", "game", "#1", "follow", "off"),
 		step("alice", "history", "player", "bob"),
 		step("alice", "leaderboard", "variant", "standard"),
 		step("bob", "stats", "player", "alice"),
@@ -96,6 +104,8 @@ func Script() []Step {
 		step("alice", "accept"), // a draw offer accepted with /accept
 		step("alice", "challenge", "level", "2", "color", "white", "variant", "chess66"),
 		step("alice", "board"),
+		step("bob", "puzzle", "variant", "standard"),
+		step("bob", "puzzle", "move", "giveup"),
 		step("alice", "help"),
 	}
 }
@@ -127,7 +137,10 @@ func NewService(t testing.TB) *bot.Service {
 	}
 	t.Cleanup(func() { st.Close() })
 	return bot.New(st, bot.Config{
-		Limits:  bot.Limits{CommandsPer10s: 100000},
+		Limits: bot.Limits{CommandsPer10s: 100000},
+		// A small budget keeps the script's review quick; it is as
+		// reproducible as any.
+		Review:  bot.ReviewConfig{Depth: 2, Nodes: 2000},
 		Painter: newPainter(),
 		Now:     func() time.Time { return Start },
 		Coin:    func() bool { return true },
@@ -143,12 +156,22 @@ type Seen struct {
 }
 
 // Reference runs the script on the bot directly, with the options as a
-// picker would give them, and returns what each step answers. platform
+// picker would give them, and returns what each step answers, with what
+// the bot posts on its own because of it (a review's results). platform
 // and users are as the platform under test presents them (its name
 // appears in PGN headers, its display names and mentions in most
 // answers).
 func Reference(t testing.TB, platform string, users map[string]bot.User) []Seen {
 	svc := NewService(t)
+	// What the bot posts on its own comes after the command's answers,
+	// as the platforms' tests hand it over (Counting.Posted).
+	var mu sync.Mutex
+	var posted []bot.Reply
+	svc.Notify(platform, func(r bot.Reply) {
+		mu.Lock()
+		posted = append(posted, r)
+		mu.Unlock()
+	})
 	users = maps.Clone(users)
 	for name, u := range users {
 		u.ID = "reference:" + name // ids never show
@@ -170,14 +193,28 @@ func Reference(t testing.TB, platform string, users map[string]bot.User) []Seen 
 		}
 		var seen Seen
 		for _, r := range svc.Handle(cmd) {
-			seen.Texts = append(seen.Texts, r.Text)
-			for _, b := range r.Buttons {
-				seen.Buttons = append(seen.Buttons, b.Label)
-			}
+			seen.add(r)
 		}
+		svc.WaitBot()
+		mu.Lock()
+		for _, r := range posted {
+			seen.add(r)
+		}
+		posted = nil
+		mu.Unlock()
 		out = append(out, seen)
 	}
 	return out
+}
+
+func (s *Seen) add(r bot.Reply) {
+	if r.EditOnly() {
+		return // no message: platforms show the edited one changed
+	}
+	s.Texts = append(s.Texts, r.Text)
+	for _, b := range r.Buttons {
+		s.Buttons = append(s.Buttons, b.Label)
+	}
 }
 
 // Normalize makes the answers of one step comparable across platforms:
@@ -234,12 +271,49 @@ func Covered() (missing []string) {
 // Counting is the bot with a count of the replies of each command it
 // handled, so that a platform's test knows how many messages to wait
 // for. Embedding keeps every other method of the service (tap-to-move,
-// suggestions) visible to the adapter.
+// suggestions) visible to the adapter. Replies that only edit earlier
+// messages are not counted: they make no message.
+//
+// What the bot posts on its own because of a command (a review's
+// results) is held until the test has seen the command's answers, and
+// then handed to the adapter by Posted: the answer comes first, as it
+// does when the bot takes longer than a moment.
 type Counting struct {
 	*bot.Service
 	mu      sync.Mutex
 	changed chan struct{}
 	counts  []int
+	send    func(bot.Reply)
+	held    []bot.Reply
+}
+
+// Notify holds the replies the bot posts on its own until Posted.
+func (c *Counting) Notify(platform string, send func(bot.Reply)) {
+	c.mu.Lock()
+	c.send = send
+	c.mu.Unlock()
+	c.Service.Notify(platform, func(r bot.Reply) {
+		c.mu.Lock()
+		c.held = append(c.held, r)
+		c.mu.Unlock()
+	})
+}
+
+// Posted hands what the bot posted because of the last command to the
+// adapter and returns how many messages that makes.
+func (c *Counting) Posted() int {
+	c.mu.Lock()
+	held, send := c.held, c.send
+	c.held = nil
+	c.mu.Unlock()
+	n := 0
+	for _, r := range held {
+		if !r.EditOnly() {
+			n++
+		}
+		send(r)
+	}
+	return n
 }
 
 // NewCounting wraps a service made by NewService.
@@ -249,8 +323,17 @@ func NewCounting(t testing.TB) *Counting {
 
 func (c *Counting) Handle(cmd bot.Command) []bot.Reply {
 	out := c.Service.Handle(cmd)
+	n := 0
+	for _, r := range out {
+		if !r.EditOnly() {
+			n++
+		}
+	}
+	// The bot's work off the request path is done before the command
+	// counts as handled, so Posted has all of it.
+	c.Service.WaitBot()
 	c.mu.Lock()
-	c.counts = append(c.counts, len(out))
+	c.counts = append(c.counts, n)
 	close(c.changed)
 	c.changed = make(chan struct{})
 	c.mu.Unlock()

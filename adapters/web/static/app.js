@@ -172,6 +172,13 @@
       }
       return;
     }
+    if (e.kind === 'edit') {
+      // The newest message with the key gets the new text.
+      const ms = [...document.querySelectorAll('#log li[data-key]')].filter((m) => m.dataset.key === e.key);
+      const t = ms.length ? ms[ms.length - 1].querySelector('.text') : null;
+      if (t) t.textContent = e.text;
+      return;
+    }
     const stick = nearBottom();
     const li = el('li', 'msg ' + e.kind);
     if (e.error) li.classList.add('error');
@@ -229,6 +236,7 @@
     const big = $('zoom-img');
     big.src = img.src;
     big.alt = img.alt;
+    big.style.width = '';
     z.classList.remove('fit');
     z.hidden = false;
     $('zoom-close').focus();
@@ -237,12 +245,43 @@
   function closeZoom() {
     $('zoom').hidden = true;
     $('zoom-img').removeAttribute('src');
+    pinch = null;
   }
+
+  // Two fingers on the full-size view zoom the picture itself, not the
+  // page: a zoomed page would stay zoomed after the view closes, and the
+  // close control, fixed to the page, would drift off the screen.
+  let pinch = null;
+  const spread = (t) => Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY);
+  $('zoom').addEventListener('touchstart', (ev) => {
+    if (ev.touches.length !== 2) return;
+    ev.preventDefault();
+    const r = $('zoom-img').getBoundingClientRect();
+    const mx = (ev.touches[0].clientX + ev.touches[1].clientX) / 2;
+    const my = (ev.touches[0].clientY + ev.touches[1].clientY) / 2;
+    // fx, fy: the point of the picture between the fingers, which stays there.
+    pinch = { d: spread(ev.touches), w: r.width, fx: (mx - r.left) / r.width, fy: (my - r.top) / r.height, mx, my };
+  }, { passive: false });
+  $('zoom').addEventListener('touchmove', (ev) => {
+    if (!pinch || ev.touches.length !== 2) return;
+    ev.preventDefault();
+    const z = $('zoom'), img = $('zoom-img');
+    const w = Math.min(Math.max(pinch.w * spread(ev.touches) / pinch.d, z.clientWidth / 2), img.naturalWidth * 4);
+    z.classList.remove('fit');
+    img.style.width = w + 'px';
+    const r = img.getBoundingClientRect();
+    z.scrollLeft += r.left + pinch.fx * r.width - pinch.mx;
+    z.scrollTop += r.top + pinch.fy * r.height - pinch.my;
+  }, { passive: false });
+  $('zoom').addEventListener('touchend', (ev) => { if (ev.touches.length < 2) pinch = null; });
 
   $('zoom-close').addEventListener('click', closeZoom);
   // A tap on the picture switches between full size and fitting the
   // screen; a tap beside it closes the view.
-  $('zoom-img').addEventListener('click', () => $('zoom').classList.toggle('fit'));
+  $('zoom-img').addEventListener('click', () => {
+    $('zoom-img').style.width = '';
+    $('zoom').classList.toggle('fit');
+  });
   $('zoom').addEventListener('click', (ev) => { if (ev.target === $('zoom')) closeZoom(); });
   document.addEventListener('keydown', (ev) => { if (ev.key === 'Escape' && !$('zoom').hidden) closeZoom(); });
 
@@ -276,7 +315,7 @@
     $('hint').hidden = !cell && !text;
     $('hint-clear').hidden = !cell;
     $('hint-text').textContent = cell
-      ? 'Selected ' + cell + ': click where it should go (or the same cell to cancel).'
+      ? 'Selected ' + cell + ': tap or click where it should go (or ' + cell + ' again to cancel).'
       : (text || '');
   }
 

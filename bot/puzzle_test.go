@@ -1,0 +1,99 @@
+package bot
+
+import (
+	"strings"
+	"testing"
+
+	"topochess/puzzle"
+)
+
+// givenPuzzle runs /puzzle and returns the puzzle it gave.
+func givenPuzzle(t *testing.T, h *harness, user, args string) puzzle.Puzzle {
+	t.Helper()
+	r := h.ok(user, "/puzzle "+args)
+	checkPNG(t, r)
+	f := strings.Fields(r.Text)
+	if len(f) < 2 || f[0] != "Puzzle" {
+		t.Fatalf("puzzle reply %q", r.Text)
+	}
+	pz, ok := puzzle.Find(f[1])
+	if !ok {
+		t.Fatalf("unknown puzzle %q", f[1])
+	}
+	return pz
+}
+
+func TestPuzzleSolvedStepByStep(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	for _, vid := range []string{"cube", "moebius", "toroidal", "heisenberg", "chess66"} {
+		pz := givenPuzzle(t, h, "alice", vid)
+		if pz.Variant != vid {
+			t.Fatalf("/puzzle %s gave %s", vid, pz.ID)
+		}
+		for i := 0; i < len(pz.Line); i += 2 {
+			// The first answer as /puzzle <move>, the later ones typed plain.
+			line := pz.Line[i]
+			if i == 0 {
+				line = "/puzzle " + line
+			}
+			r := h.ok("alice", line)
+			checkPNG(t, r)
+			last := i+1 == len(pz.Line)
+			if last != strings.Contains(r.Text, "solved!") {
+				t.Fatalf("%s step %d: %q", pz.ID, i/2+1, r.Text)
+			}
+			if !last && !strings.Contains(r.Text, "right. The answer:") {
+				t.Fatalf("%s step %d: %q", pz.ID, i/2+1, r.Text)
+			}
+		}
+		st, err := h.store.PuzzleStats(vid, "test:alice")
+		if err != nil || st.Solved != 1 || st.Streak != 1 || st.R <= 1500 {
+			t.Fatalf("%s stats %+v %v", vid, st, err)
+		}
+	}
+}
+
+func TestPuzzleWrongAnswer(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	pz := givenPuzzle(t, h, "bob", "cube")
+	pos, err := puzzleAt(pz, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not a move at all: refused, the puzzle stays open.
+	h.refused("bob", "/puzzle zz9", "Puzzle "+pz.ID)
+	var wrong string
+	for _, mv := range pos.CanonicalMoves() {
+		if mv != pz.Line[0] {
+			wrong = mv
+			break
+		}
+	}
+	r := h.ok("bob", wrong)
+	if !strings.Contains(r.Text, "is not it. The solution was") || !strings.Contains(r.Text, "streak 0") || !strings.Contains(r.Text, "1500 → ") {
+		t.Fatalf("wrong answer: %q", r.Text)
+	}
+	st, _ := h.store.PuzzleStats("cube", "test:bob")
+	if st.Failed != 1 || st.R >= 1500 {
+		t.Fatalf("stats after a wrong answer %+v", st)
+	}
+	h.refused("bob", "/puzzle "+pz.Line[0], "no open puzzle")
+	// The next cube puzzle is another one.
+	if next := givenPuzzle(t, h, "bob", "cube"); next.ID == pz.ID {
+		t.Fatalf("%s given twice", pz.ID)
+	}
+	if r := h.ok("bob", "/puzzle giveup"); !strings.Contains(r.Text, "the move was") {
+		t.Fatalf("give up: %q", r.Text)
+	}
+}
+
+// TestPuzzlePlainMoveGoesToGame: a plain move of a player with a game
+// here is for the game, not for an open puzzle.
+func TestPuzzlePlainMoveGoesToGame(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	givenPuzzle(t, h, "alice", "standard")
+	h.startGame("standard")
+	if r := h.ok("alice", "e2e4"); !strings.HasPrefix(r.Text, "#1 · 1. e4") {
+		t.Fatalf("plain move: %q", r.Text)
+	}
+}
