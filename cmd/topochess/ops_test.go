@@ -300,9 +300,9 @@ func TestServeDrainsCommandsInProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	g, err := store.Game("g1")
-	if err != nil || len(g.Moves) != 1 {
-		t.Fatalf("the move in progress was not saved: %v %+v\n%s", err, g, stderr.String())
+	games, err := store.UserActiveGames("web:alice")
+	if err != nil || len(games) != 1 || len(games[0].Moves) != 1 {
+		t.Fatalf("the move in progress was not saved: %v %+v\n%s", err, games, stderr.String())
 	}
 }
 
