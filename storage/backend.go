@@ -26,6 +26,7 @@ type Backend interface {
 	ChannelGames(channel string) ([]*Game, error)
 	UserActiveGames(userID string) ([]*Game, error)
 	ActiveCount(userID string) (int, error)
+	ActiveGameCount() (int, error)
 	ImportGames(gs []*Game, now time.Time) error
 
 	CreateChallenge(c *Challenge, eventID string, now time.Time, caps Caps) error
@@ -57,6 +58,7 @@ type Backend interface {
 	PendingOutgoing(prefix string) ([]*Outgoing, error)
 	DeliveredOutgoing(id, refused string) error
 	RefusedOutgoing(channel string) ([]*Outgoing, error)
+	OutboxCount() (int, error)
 
 	ClaimWebName(key, name string, hash []byte) (heldName string, heldHash []byte, err error)
 

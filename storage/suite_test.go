@@ -46,6 +46,7 @@ var suite = []struct {
 	{"Follows", suiteFollows},
 	{"Reviews", suiteReviews},
 	{"Puzzles", suitePuzzles},
+	{"OperationsCounts", suiteOperationsCounts},
 }
 
 func runSuite(t *testing.T, fresh func(t testing.TB) opener) {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"topochess/adapters/internal/endpoint"
+	"topochess/internal/metrics"
 )
 
 // Config is the discord section of the configuration file.
@@ -41,6 +42,8 @@ type Config struct {
 	// acknowledges it and follows up later (default 1.2 s). Discord
 	// drops interactions not answered within 3 s.
 	DeferAfter time.Duration
+	// Metrics counts failed REST calls and 429s (nil: not counted).
+	Metrics *metrics.Platform
 	// limits bound the HTTP server facing the platform (tests shorten
 	// them; the defaults suit the open internet).
 	limits endpoint.Limits

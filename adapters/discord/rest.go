@@ -171,10 +171,12 @@ func (a *Adapter) call(ctx context.Context, what, method, endpoint string, paylo
 		var rl *dg.RateLimitError
 		if !errors.As(err, &rl) {
 			if err != nil {
+				a.cfg.Metrics.Error()
 				a.logREST(what, endpoint, err)
 			}
 			return resp, err
 		}
+		a.cfg.Metrics.RateLimited()
 		wait := rl.RetryAfter
 		deadline, has := ctx.Deadline()
 		if try >= maxTries || (has && time.Now().Add(wait).After(deadline)) {

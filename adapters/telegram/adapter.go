@@ -64,6 +64,7 @@ type Adapter struct {
 	// updates are handled in order.
 	workers []chan tgbotapi.Update
 	busy    sync.WaitGroup
+	link    link // for Connected
 
 	// Test hooks: the clock and the sleep of the sender and the poller,
 	// and the length of one second of retry_after.
@@ -105,6 +106,7 @@ func New(cfg Config, h bot.Handler) (*Adapter, error) {
 	// The queue exists from the start, so replies the bot posts before
 	// Run has connected (Send) wait in it.
 	a.out = newSender(cfg.Limits, a.log)
+	a.out.metrics = cfg.Metrics
 	a.out.done = a.delivered
 	return a, nil
 }
@@ -239,6 +241,7 @@ func (a *Adapter) Run(ctx context.Context) error {
 		return a.secrets.Error(err)
 	}
 	a.log.Info("telegram: connected", "bot", "@"+a.api.Self.UserName)
+	a.link.set(true, nil)
 	if err := a.registerCommands(); err != nil {
 		a.log.Warn("telegram: could not register the command list (commands still work)", "err", err)
 	}
@@ -360,7 +363,9 @@ func (a *Adapter) poll(ctx context.Context) error {
 		if ctx.Err() != nil {
 			break
 		}
+		a.link.set(true, err)
 		if err != nil {
+			countFailure(a.cfg.Metrics, err)
 			d := wait
 			if e, ok := apiError(err); ok && e.RetryAfter > 0 {
 				d = time.Duration(e.RetryAfter) * a.retryUnit

@@ -15,6 +15,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"topochess/adapters/internal/endpoint"
+	"topochess/internal/metrics"
 )
 
 // Config is the telegram section of the configuration file.
@@ -45,6 +46,8 @@ type Config struct {
 	Limits Limits
 	// Logger receives the adapter's logs (default slog.Default()).
 	Logger *slog.Logger
+	// Metrics counts failed Bot API calls and 429s (nil: not counted).
+	Metrics *metrics.Platform
 	// limits bound the HTTP server facing the platform (tests shorten
 	// them; the defaults suit the open internet).
 	limits endpoint.Limits

@@ -12,6 +12,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"topochess/bot"
+	"topochess/internal/metrics"
 )
 
 // sender is the outgoing queue. Each chat has its own queue, worked by one
@@ -27,6 +28,7 @@ type sender struct {
 	log       *slog.Logger
 	now       func() time.Time
 	retryUnit time.Duration // one second of retry_after (tests shorten it)
+	metrics   *metrics.Platform
 	// done is told when a reply's last call went through (nil error) or
 	// the reply was refused for good.
 	done func(r *bot.Reply, err error)
@@ -341,6 +343,7 @@ func (s *sender) run(chat int64, q *chatQueue, j *job) {
 		s.requeue(q, j, 0)
 		return
 	}
+	countFailure(s.metrics, err)
 	wait, retry := retryDelay(err, s.retryUnit, j.tries)
 	switch {
 	case !retry:

@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"topochess/bot"
@@ -101,6 +102,8 @@ type Server struct {
 	// localOnly refuses Host headers that are not loopback names, so a
 	// page elsewhere cannot reach a loopback-bound chat by DNS rebinding.
 	localOnly bool
+	// listening is for Connected: true while Run serves.
+	listening atomic.Bool
 }
 
 // New builds the chat on a handler. It checks the options the way Run
@@ -300,6 +303,8 @@ func (s *Server) Run(ctx context.Context, ready func(url string)) error {
 	if ready != nil {
 		ready(pageURL(ln.Addr().String(), s.tls))
 	}
+	s.listening.Store(true)
+	defer s.listening.Store(false)
 	done := make(chan error, 1)
 	go func() {
 		if s.tls {

@@ -96,6 +96,9 @@ type Config struct {
 		ReadTimeout    time.Duration `yaml:"read_timeout"`
 		MaxConnections int           `yaml:"max_connections"`
 	} `yaml:"web"`
+	Ops struct {
+		Listen string `yaml:"listen"`
+	} `yaml:"ops"`
 }
 
 // Environment variables that override secrets in the file, so the file
@@ -112,6 +115,7 @@ var envOverrides = []struct {
 	// Not secrets, but what a container sets without editing the file.
 	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
 	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},
+	{"TOPOCHESS_OPS_LISTEN", func(c *Config, v string) { c.Ops.Listen = v }},
 	{"TOPOCHESS_WEB_ALLOW_PLAIN_HTTP", func(c *Config, v string) { c.Web.AllowPlainHTTP = v == "true" || v == "1" }},
 }
 
@@ -154,6 +158,9 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 		return nil, err
 	}
 	if err := cfg.checkWeb(); err != nil {
+		return nil, err
+	}
+	if err := cfg.checkOps(); err != nil {
 		return nil, err
 	}
 	// Wider pictures cost render time for nothing (Telegram shrinks photos

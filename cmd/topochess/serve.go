@@ -164,6 +164,14 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	defer stop()
 	ctx = context.WithValue(ctx, stdoutKey{}, stdout)
 	ctx = context.WithValue(ctx, storeKey{}, store)
+	ops := newOps(svc, store, run)
+	ctx = context.WithValue(ctx, opsKey{}, ops)
+	stopOps, err := ops.listen(ctx, cfg.Ops.Listen, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "topochess serve: %v\n", err)
+		return 1
+	}
+	defer stopOps()
 	defer serveControl(ctx, store, log)()
 	// The computer opponent: its workers resume the games where it is to
 	// move and post its moves through the adapters' senders. On the way
@@ -200,18 +208,21 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		go func() {
 			defer wg.Done()
 			log.Info("platform starting", "platform", p.name)
-			if err := p.run(ctx, cfg, svc, log.With("platform", p.name)); err != nil && ctx.Err() == nil {
+			if err := p.run(ctx, cfg, handler{svc, ops}, log.With("platform", p.name)); err != nil && ctx.Err() == nil {
 				log.Error("platform stopped", "platform", p.name, "err", err)
 				failed <- fmt.Errorf("%s: %w", p.name, err)
 				stop()
 			}
 		}()
 	}
-	wg.Wait()
-	close(failed)
-	if err := <-failed; err != nil {
+	// Adapters stop reading when ctx is done; the commands they still
+	// answer finish before the storage closes.
+	ops.drain(ctx, &wg, log)
+	select {
+	case err := <-failed:
 		fmt.Fprintf(stderr, "topochess serve: %v\n", err)
 		return 1
+	default:
 	}
 	return 0
 }

@@ -27,12 +27,15 @@ func discordConfig(cfg *Config) discord.Config {
 }
 
 func runDiscord(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error {
-	a, err := discord.New(discordConfig(cfg), h, log)
+	dc := discordConfig(cfg)
+	dc.Metrics = opsOf(ctx).platform("discord")
+	a, err := discord.New(dc, h, log)
 	if err != nil {
 		return err
 	}
 	if n, ok := h.(notifier); ok {
 		n.Notify("discord", a.Send)
 	}
+	opsOf(ctx).connected("discord", a)
 	return a.Run(ctx)
 }

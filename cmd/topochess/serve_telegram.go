@@ -13,13 +13,16 @@ func init() {
 		name:    "telegram",
 		enabled: func(cfg *Config) bool { return cfg.Telegram.Token != "" },
 		run: func(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error {
-			a, err := telegram.New(telegramConfig(cfg, log), h)
+			tc := telegramConfig(cfg, log)
+			tc.Metrics = opsOf(ctx).platform("telegram")
+			a, err := telegram.New(tc, h)
 			if err != nil {
 				return err
 			}
 			if n, ok := h.(notifier); ok {
 				n.Notify("telegram", a.Send)
 			}
+			opsOf(ctx).connected("telegram", a)
 			return a.Run(ctx)
 		},
 	})

@@ -47,6 +47,7 @@ func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) e
 	if n, ok := h.(notifier); ok {
 		n.Notify("web", srv.Send)
 	}
+	opsOf(ctx).connected("web", srv)
 	return srv.Run(ctx, func(url string) {
 		log.Info("web chat listening", "url", url, "password", cfg.Web.Password != "", "tls", cfg.Web.TLSCert != "")
 		fmt.Fprintf(stdoutOf(ctx), "topochess: the web chat is on %s — open it in two browser tabs, pick two names and play.\n", url)
