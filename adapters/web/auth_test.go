@@ -1,10 +1,12 @@
 package web
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +143,38 @@ func TestWrongPasswordsThrottledPerAddress(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Errorf("login page: %d", resp.StatusCode)
+	}
+}
+
+// Session tokens are kept only as digests: what the server holds is not
+// a cookie anyone could present. The cap still drops the session closest
+// to expiring first.
+func TestSessionTokensStoredHashed(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	a := newAuth("hunter2", time.Hour)
+	req := func(tok string) *http.Request {
+		r, _ := http.NewRequest("GET", "/", nil)
+		r.AddCookie(&http.Cookie{Name: authCookie, Value: tok})
+		return r
+	}
+	first := a.login(now)
+	if held := fmt.Sprint(a.sessions); strings.Contains(held, first) {
+		t.Fatalf("the session table holds the raw token: %s", held)
+	}
+	if !a.ok(req(first), now) {
+		t.Fatal("a fresh session is refused")
+	}
+	for k := range a.sessions {
+		if a.ok(req(fmt.Sprintf("%x", k)), now) || a.ok(req(string(k[:])), now) {
+			t.Fatal("the stored digest works as a cookie")
+		}
+	}
+	for i := 1; i < maxLogins; i++ {
+		a.login(now.Add(time.Duration(i) * time.Millisecond))
+	}
+	last := a.login(now.Add(time.Minute))
+	if len(a.sessions) != maxLogins || a.ok(req(first), now) || !a.ok(req(last), now) {
+		t.Errorf("over the cap: %d sessions, first kept %v, last kept %v",
+			len(a.sessions), a.ok(req(first), now), a.ok(req(last), now))
 	}
 }
