@@ -178,3 +178,31 @@ func TestSessionTokensStoredHashed(t *testing.T) {
 			len(a.sessions), a.ok(req(first), now), a.ok(req(last), now))
 	}
 }
+
+// Chat tab tokens are kept only as digests too; a full table forgets the
+// tab idle the longest.
+func TestChatSessionTokensStoredHashed(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	st := newSessionStore(3)
+	old := st.add(&session{room: "lobby", last: now})
+	if held := fmt.Sprint(st.m); strings.Contains(held, old) {
+		t.Fatalf("the session table holds the raw token: %s", held)
+	}
+	for k := range st.m {
+		if _, ok := st.get(fmt.Sprintf("%x", k), now); ok {
+			t.Fatal("the stored digest works as a token")
+		}
+	}
+	mid := st.add(&session{room: "lobby", last: now.Add(time.Second)})
+	st.add(&session{room: "lobby", last: now.Add(2 * time.Second)})
+	if _, ok := st.get(old, now.Add(3*time.Second)); !ok {
+		t.Fatal("a fresh tab is refused")
+	}
+	st.add(&session{room: "lobby", last: now.Add(4 * time.Second)})
+	if _, ok := st.get(mid, now); ok || len(st.m) != 3 {
+		t.Errorf("over the cap the idlest tab stays (%v) or the table has %d", ok, len(st.m))
+	}
+	if _, ok := st.get(old, now); !ok {
+		t.Error("a tab used recently was dropped")
+	}
+}
