@@ -3,6 +3,7 @@ package storage
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 )
@@ -69,5 +70,40 @@ func suiteOutboxWrittenWithTheGame(t *testing.T, open opener) {
 	}
 	if left, _ := s.PendingOutgoing("telegram:7"); len(left) != 2 || string(left[0].Reply) != "2" {
 		t.Errorf("after the hand-over: %+v", left)
+	}
+}
+
+// A channel keeps only its newest refused deliveries: a chat that blocked
+// the bot refuses every reply, and the records must not pile up.
+func suiteRefusedBounded(t *testing.T, open opener) {
+	s := open(t)
+	now := time.Unix(1700000000, 0)
+	var ids []string
+	for i := range maxRefused + 5 {
+		o := &Outgoing{Channel: "telegram:9", Reply: json.RawMessage(fmt.Sprint(i))}
+		if err := s.PutOutgoing(now, o); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.DeliveredOutgoing(o.ID, fmt.Sprintf("Forbidden %d", i)); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, o.ID)
+	}
+	other := &Outgoing{Channel: "telegram:90", Reply: json.RawMessage(`1`)}
+	if err := s.PutOutgoing(now, other); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeliveredOutgoing(other.ID, "Forbidden"); err != nil {
+		t.Fatal(err)
+	}
+	ref, err := s.RefusedOutgoing("telegram:9")
+	if err != nil || len(ref) != maxRefused {
+		t.Fatalf("refused kept: %d, %v; want %d", len(ref), err, maxRefused)
+	}
+	if ref[0].ID != ids[5] || ref[len(ref)-1].Refused != fmt.Sprintf("Forbidden %d", maxRefused+4) {
+		t.Errorf("kept %s…%q, want the newest from %s", ref[0].ID, ref[len(ref)-1].Refused, ids[5])
+	}
+	if o, _ := s.RefusedOutgoing("telegram:90"); len(o) != 1 {
+		t.Errorf("another channel's refusals: %d", len(o))
 	}
 }
