@@ -206,3 +206,39 @@ func TestChatSessionTokensStoredHashed(t *testing.T) {
 		t.Error("a tab used recently was dropped")
 	}
 }
+
+// An open event stream is counted under its tab's digest: the hub holds
+// no token either, and the per-tab stream cap still applies.
+func TestEventStreamsCountedByDigest(t *testing.T) {
+	_, s, ts := newTestServer(t, Options{})
+	c := join(t, ts.URL, "ann", "lobby")
+	c.listen(0)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.hub.mu.Lock()
+		n, held := len(s.hub.bySession), fmt.Sprint(s.hub.bySession)
+		s.hub.mu.Unlock()
+		if n == 1 {
+			if strings.Contains(held, c.token) {
+				t.Fatalf("the hub holds the raw token: %s", held)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stream is not counted: %s", held)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range defaultStreamLimits.perSession - 1 {
+		c.listen(0)
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/api/events?s="+c.token, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a stream over the per-tab cap: %d", resp.StatusCode)
+	}
+}
