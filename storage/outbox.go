@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -133,7 +132,10 @@ func (s *Store) PendingOutgoing(prefix string) ([]*Outgoing, error) {
 		return box.ForEach(func(k, v []byte) error {
 			var o Outgoing
 			if err := decode(v, &o, nil); err != nil {
-				return fmt.Errorf("outbox %s: %w", k, err)
+				// One damaged record must not hold back every other
+				// platform's replies at each start.
+				s.skipped("outbox", string(k), err)
+				return nil
 			}
 			if strings.HasPrefix(o.Channel, prefix) {
 				out = append(out, &o)
@@ -208,7 +210,8 @@ func (s *Store) RefusedOutgoing(channel string) ([]*Outgoing, error) {
 		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
 			var o Outgoing
 			if err := decode(v, &o, nil); err != nil {
-				return err
+				s.skipped("refused outbox record", string(k), err)
+				continue
 			}
 			out = append(out, &o)
 		}

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 func suiteOutboxWrittenWithTheGame(t *testing.T, open opener) {
@@ -105,5 +108,37 @@ func suiteRefusedBounded(t *testing.T, open opener) {
 	}
 	if o, _ := s.RefusedOutgoing("telegram:90"); len(o) != 1 {
 		t.Errorf("another channel's refusals: %d", len(o))
+	}
+}
+
+// A damaged outbox record is left out of the lists; the others are still
+// delivered (it used to fail every start's whole resend).
+func TestDamagedOutboxRecordLeftOut(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "t.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	now := time.Unix(1700000000, 0)
+	a, b := &Outgoing{Channel: "telegram:1", Reply: json.RawMessage(`1`)}, &Outgoing{Channel: "telegram:1", Reply: json.RawMessage(`2`)}
+	if err := s.PutOutgoing(now, a, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.DeliveredOutgoing(b.ID, "Forbidden"); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bOutbox).Put([]byte("0000000000000000"), []byte("{not json")); err != nil {
+			return err
+		}
+		return tx.Bucket(bRefused).Put(key("telegram:1", "0000000000000000"), []byte("{not json"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PendingOutgoing("telegram:"); err != nil || len(got) != 1 || got[0].ID != a.ID {
+		t.Errorf("pending beside a damaged record: %+v, %v", got, err)
+	}
+	if got, err := s.RefusedOutgoing("telegram:1"); err != nil || len(got) != 1 || got[0].ID != b.ID {
+		t.Errorf("refused beside a damaged record: %+v, %v", got, err)
 	}
 }

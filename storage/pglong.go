@@ -283,7 +283,9 @@ func (p *Postgres) outgoing(q string, args ...any) ([]*Outgoing, error) {
 		}
 		var o Outgoing
 		if err := decode(data, &o, nil); err != nil {
-			return nil, fmt.Errorf("outbox %s: %w", k, err)
+			// One damaged record must not hold back all the others.
+			p.skipped("outbox", k, err)
+			continue
 		}
 		out = append(out, &o)
 	}
