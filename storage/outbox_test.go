@@ -141,4 +141,20 @@ func TestDamagedOutboxRecordLeftOut(t *testing.T) {
 	if got, err := s.RefusedOutgoing("telegram:1"); err != nil || len(got) != 1 || got[0].ID != b.ID {
 		t.Errorf("refused beside a damaged record: %+v, %v", got, err)
 	}
+	// topochess check names both.
+	path := s.Path()
+	s.Close()
+	rep, err := CheckFile(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range rep.Problems {
+		if p.Kind == "outbox" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("check lists %d damaged outbox records, want 2: %v", n, rep.Problems)
+	}
 }
