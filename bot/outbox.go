@@ -125,7 +125,8 @@ func (s *Service) Delivered(r Reply, refused error) {
 	if refused != nil {
 		reason = refused.Error()
 		if len(reason) > 200 {
-			reason = reason[:200]
+			// Cut on a character boundary: /games shows the reason.
+			reason = strings.ToValidUTF8(reason[:200], "")
 		}
 	}
 	if err := s.store.DeliveredOutgoing(r.Outbox, reason); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestOutboxKeepsGameRepliesAcrossARestart(t *testing.T) {
@@ -57,5 +58,21 @@ func TestOutboxKeepsGameRepliesAcrossARestart(t *testing.T) {
 	h.svc.Keep("test", []Reply{text})
 	if kept := h.svc.Undelivered("test"); len(kept) != 1 || kept[0].Text != "Help text" || kept[0].Outbox == "" {
 		t.Errorf("kept queue: %s", dump(kept))
+	}
+}
+
+// A long refusal is shortened on a character boundary: /games shows it.
+func TestRefusalReasonCutOnACharacter(t *testing.T) {
+	h := newHarness(t, Limits{})
+	h.svc.Undelivered("test")
+	g := h.startGame("standard")
+	moved := h.ok("alice", "/move e4 game:"+g)
+	if moved.Outbox == "" {
+		t.Fatal("the move reply has no outbox id")
+	}
+	h.svc.Delivered(moved, errors.New("Refused: "+strings.Repeat("€", 100)))
+	r := h.ok("alice", "/games")
+	if !strings.Contains(r.Text, "Refused: €") || strings.ContainsRune(r.Text, utf8.RuneError) || !utf8.ValidString(r.Text) {
+		t.Errorf("/games tells the refusal as %q", r.Text)
 	}
 }

@@ -248,7 +248,7 @@ func (s *Service) handle(cmd Command) (out []Reply) {
 		return []Reply{s.errorReply(c, invalidTextMessage(what))}
 	}
 	if n := inputLength(cmd); n > s.limits.InputLength {
-		return []Reply{s.errorReply(c, fmt.Sprintf("That is too long for me (%d characters; the limit is %d).", n, s.limits.InputLength))}
+		return []Reply{s.errorReply(c, fmt.Sprintf("That is too long for me (%d bytes of text; the limit is %d, and a letter outside English takes two or more).", n, s.limits.InputLength))}
 	}
 	if !s.rate.allow(cmd.User.ID, cmd.Time) {
 		return []Reply{s.errorReply(c, fmt.Sprintf("Slow down a little: at most %d commands in 10 seconds. Try again in a moment.", s.limits.CommandsPer10s))}

@@ -155,6 +155,7 @@ func TestErrorsChangeNothing(t *testing.T) {
 		{"alice", "/rules nonsense", "I don't know the variant"},
 		{"alice", "/frobnicate", "/help"},
 		{"alice", "/move " + strings.Repeat("e", 200), "too long"},
+		{"alice", "/move " + strings.Repeat("ж", 200), "404 bytes of text"}, // not 200 "characters"
 		{"bob", "/accept", "no challenge"},
 		{"bob", "/decline", "no challenge"},
 		{"bob", "/cancel", "no open challenge"},

@@ -15,7 +15,7 @@ import (
 // Problem is one thing a check found wrong.
 type Problem struct {
 	// Kind is "file" (the page structure), "game", "challenge",
-	// "rating", "settings" or "index"; ID names the record (a game id).
+	// "rating", "settings", "outbox" or "index"; ID names the record (a game id).
 	Kind, ID string
 	Err      string
 }
@@ -128,6 +128,15 @@ func checkRecords(tx *bolt.Tx, rep *Report) {
 			add("rating", printable(k), err)
 		}
 	})
+	// Undeliverable replies are left out of the resend, and named here.
+	for _, bucket := range [][]byte{bOutbox, bRefused} {
+		each(tx, bucket, func(k, v []byte) {
+			var o Outgoing
+			if err := decode(v, &o, nil); err != nil {
+				add("outbox", printable(k), err)
+			}
+		})
+	}
 	each(tx, bSettings, func(k, v []byte) {
 		rep.Settings++
 		var st Settings

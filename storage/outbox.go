@@ -1,10 +1,10 @@
 package storage
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -20,6 +20,11 @@ var (
 	bOutbox  = []byte("outbox")
 	bRefused = []byte("outbox_refused") // channel \0 id → record
 )
+
+// maxRefused is how many refused deliveries a channel keeps, the newest:
+// a chat that blocked the bot refuses every reply, and /games only tells
+// of the last day's.
+const maxRefused = 20
 
 // Outgoing is one reply waiting for delivery. It is either a render
 // instruction — the picture and prompt of Game after Ply moves, under
@@ -127,7 +132,10 @@ func (s *Store) PendingOutgoing(prefix string) ([]*Outgoing, error) {
 		return box.ForEach(func(k, v []byte) error {
 			var o Outgoing
 			if err := decode(v, &o, nil); err != nil {
-				return fmt.Errorf("outbox %s: %w", k, err)
+				// One damaged record must not hold back every other
+				// platform's replies at each start.
+				s.skipped("outbox", string(k), err)
+				return nil
 			}
 			if strings.HasPrefix(o.Channel, prefix) {
 				out = append(out, &o)
@@ -163,9 +171,29 @@ func (s *Store) DeliveredOutgoing(id, refused string) error {
 			if err := ref.Put(key(o.Channel, o.ID), data); err != nil {
 				return err
 			}
+			if err := pruneRefused(ref, o.Channel); err != nil {
+				return err
+			}
 		}
 		return box.Delete([]byte(id))
 	})
+}
+
+// pruneRefused drops a channel's oldest refused deliveries past maxRefused.
+func pruneRefused(ref *bolt.Bucket, channel string) error {
+	prefix := key(channel, "")
+	var keys [][]byte
+	c := ref.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, _ = c.Next() {
+		keys = append(keys, bytes.Clone(k))
+	}
+	for len(keys) > maxRefused {
+		if err := ref.Delete(keys[0]); err != nil {
+			return err
+		}
+		keys = keys[1:]
+	}
+	return nil
 }
 
 // RefusedOutgoing lists the deliveries the platform refused in a channel,
@@ -182,7 +210,8 @@ func (s *Store) RefusedOutgoing(channel string) ([]*Outgoing, error) {
 		for k, v := c.Seek(prefix); k != nil && strings.HasPrefix(string(k), string(prefix)); k, v = c.Next() {
 			var o Outgoing
 			if err := decode(v, &o, nil); err != nil {
-				return err
+				s.skipped("refused outbox record", string(k), err)
+				continue
 			}
 			out = append(out, &o)
 		}

@@ -283,7 +283,9 @@ func (p *Postgres) outgoing(q string, args ...any) ([]*Outgoing, error) {
 		}
 		var o Outgoing
 		if err := decode(data, &o, nil); err != nil {
-			return nil, fmt.Errorf("outbox %s: %w", k, err)
+			// One damaged record must not hold back all the others.
+			p.skipped("outbox", k, err)
+			continue
 		}
 		out = append(out, &o)
 	}
@@ -315,6 +317,11 @@ func (p *Postgres) DeliveredOutgoing(id, refused string) error {
 			return err
 		}
 		_, err = tx.Exec(ctx, `INSERT INTO outbox_refused VALUES ($1, $2, $3) ON CONFLICT (channel, id) DO UPDATE SET data = $3`, o.Channel, o.ID, data)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM outbox_refused WHERE channel = $1 AND id NOT IN
+			(SELECT id FROM outbox_refused WHERE channel = $1 ORDER BY id DESC LIMIT $2)`, o.Channel, maxRefused)
 		return err
 	})
 }

@@ -34,6 +34,7 @@ var suite = []struct {
 	{"RateGameOnce", suiteRateGameOnce},
 	{"UserActiveGames", suiteUserActiveGames},
 	{"OutboxWrittenWithTheGame", suiteOutboxWrittenWithTheGame},
+	{"RefusedBounded", suiteRefusedBounded},
 	{"ClaimWebName", suiteClaimWebName},
 	{"NotFound", suiteNotFound},
 	{"CapsInsideTheTransaction", suiteCapsInsideTheTransaction},

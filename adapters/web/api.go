@@ -1,6 +1,7 @@
 package web
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -302,7 +303,10 @@ func (s *Server) apiEvents(w http.ResponseWriter, r *http.Request) {
 	if since == 0 {
 		since, _ = strconv.ParseUint(r.URL.Query().Get("since"), 10, 64)
 	}
-	sub, backlog, refused := s.hub.subscribe(se.room, tok, se.user.ID, s.clientAddr(r), since)
+	// The hub counts streams per tab under the token's digest, like the
+	// session table, so it holds no usable token either.
+	digest := sha256.Sum256([]byte(tok))
+	sub, backlog, refused := s.hub.subscribe(se.room, string(digest[:]), se.user.ID, s.clientAddr(r), since)
 	if refused != "" {
 		jsonError(w, http.StatusServiceUnavailable, string(refused))
 		return

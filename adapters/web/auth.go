@@ -18,7 +18,11 @@ type auth struct {
 	password [32]byte // SHA-256, so comparing takes the same time whatever the length
 	ttl      time.Duration
 	mu       sync.Mutex
-	sessions map[string]time.Time // token → expiry
+	// sessions is keyed by the SHA-256 of each token: a copy of the map
+	// (a heap dump, a debugger) holds no usable cookie, and looking a
+	// cookie up compares digests, so its timing tells nothing about
+	// what a valid token starts with.
+	sessions map[[32]byte]time.Time // SHA-256(token) → expiry
 	// fails throttles wrong passwords per client address; one address
 	// guessing never slows the others.
 	fails *limiter
@@ -35,7 +39,7 @@ func newAuth(password string, ttl time.Duration) *auth {
 	return &auth{
 		password: sha256.Sum256([]byte(password)),
 		ttl:      ttl,
-		sessions: map[string]time.Time{},
+		sessions: map[[32]byte]time.Time{},
 		fails:    newLimiter(loginBurst, loginRefill, maxLogins),
 	}
 }
@@ -45,11 +49,12 @@ func (a *auth) ok(r *http.Request, now time.Time) bool {
 	if err != nil {
 		return false
 	}
+	key := sha256.Sum256([]byte(c.Value))
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	exp, found := a.sessions[c.Value]
+	exp, found := a.sessions[key]
 	if found && now.After(exp) {
-		delete(a.sessions, c.Value)
+		delete(a.sessions, key)
 		return false
 	}
 	return found
@@ -67,26 +72,28 @@ func (a *auth) login(now time.Time) string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if len(a.sessions) >= maxLogins {
-		var soonest string
+		var soonest [32]byte
+		var soonestExp time.Time
 		for k, exp := range a.sessions {
 			if now.After(exp) {
 				delete(a.sessions, k)
-			} else if soonest == "" || exp.Before(a.sessions[soonest]) {
-				soonest = k
+			} else if soonestExp.IsZero() || exp.Before(soonestExp) {
+				soonest, soonestExp = k, exp
 			}
 		}
 		if len(a.sessions) >= maxLogins {
 			delete(a.sessions, soonest)
 		}
 	}
-	a.sessions[tok] = now.Add(a.ttl)
+	a.sessions[sha256.Sum256([]byte(tok))] = now.Add(a.ttl)
 	return tok
 }
 
 func (a *auth) logout(r *http.Request) {
 	if c, err := r.Cookie(authCookie); err == nil {
+		key := sha256.Sum256([]byte(c.Value))
 		a.mu.Lock()
-		delete(a.sessions, c.Value)
+		delete(a.sessions, key)
 		a.mu.Unlock()
 	}
 }

@@ -1,10 +1,12 @@
 package web
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -141,5 +143,102 @@ func TestWrongPasswordsThrottledPerAddress(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 {
 		t.Errorf("login page: %d", resp.StatusCode)
+	}
+}
+
+// Session tokens are kept only as digests: what the server holds is not
+// a cookie anyone could present. The cap still drops the session closest
+// to expiring first.
+func TestSessionTokensStoredHashed(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	a := newAuth("hunter2", time.Hour)
+	req := func(tok string) *http.Request {
+		r, _ := http.NewRequest("GET", "/", nil)
+		r.AddCookie(&http.Cookie{Name: authCookie, Value: tok})
+		return r
+	}
+	first := a.login(now)
+	if held := fmt.Sprint(a.sessions); strings.Contains(held, first) {
+		t.Fatalf("the session table holds the raw token: %s", held)
+	}
+	if !a.ok(req(first), now) {
+		t.Fatal("a fresh session is refused")
+	}
+	for k := range a.sessions {
+		if a.ok(req(fmt.Sprintf("%x", k)), now) || a.ok(req(string(k[:])), now) {
+			t.Fatal("the stored digest works as a cookie")
+		}
+	}
+	for i := 1; i < maxLogins; i++ {
+		a.login(now.Add(time.Duration(i) * time.Millisecond))
+	}
+	last := a.login(now.Add(time.Minute))
+	if len(a.sessions) != maxLogins || a.ok(req(first), now) || !a.ok(req(last), now) {
+		t.Errorf("over the cap: %d sessions, first kept %v, last kept %v",
+			len(a.sessions), a.ok(req(first), now), a.ok(req(last), now))
+	}
+}
+
+// Chat tab tokens are kept only as digests too; a full table forgets the
+// tab idle the longest.
+func TestChatSessionTokensStoredHashed(t *testing.T) {
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	st := newSessionStore(3)
+	old := st.add(&session{room: "lobby", last: now})
+	if held := fmt.Sprint(st.m); strings.Contains(held, old) {
+		t.Fatalf("the session table holds the raw token: %s", held)
+	}
+	for k := range st.m {
+		if _, ok := st.get(fmt.Sprintf("%x", k), now); ok {
+			t.Fatal("the stored digest works as a token")
+		}
+	}
+	mid := st.add(&session{room: "lobby", last: now.Add(time.Second)})
+	st.add(&session{room: "lobby", last: now.Add(2 * time.Second)})
+	if _, ok := st.get(old, now.Add(3*time.Second)); !ok {
+		t.Fatal("a fresh tab is refused")
+	}
+	st.add(&session{room: "lobby", last: now.Add(4 * time.Second)})
+	if _, ok := st.get(mid, now); ok || len(st.m) != 3 {
+		t.Errorf("over the cap the idlest tab stays (%v) or the table has %d", ok, len(st.m))
+	}
+	if _, ok := st.get(old, now); !ok {
+		t.Error("a tab used recently was dropped")
+	}
+}
+
+// An open event stream is counted under its tab's digest: the hub holds
+// no token either, and the per-tab stream cap still applies.
+func TestEventStreamsCountedByDigest(t *testing.T) {
+	_, s, ts := newTestServer(t, Options{})
+	c := join(t, ts.URL, "ann", "lobby")
+	c.listen(0)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		s.hub.mu.Lock()
+		n, held := len(s.hub.bySession), fmt.Sprint(s.hub.bySession)
+		s.hub.mu.Unlock()
+		if n == 1 {
+			if strings.Contains(held, c.token) {
+				t.Fatalf("the hub holds the raw token: %s", held)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the stream is not counted: %s", held)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for range defaultStreamLimits.perSession - 1 {
+		c.listen(0)
+	}
+	req, _ := http.NewRequest("GET", ts.URL+"/api/events?s="+c.token, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("a stream over the per-tab cap: %d", resp.StatusCode)
 	}
 }

@@ -8,7 +8,8 @@ import (
 // limiter allows a burst of events per key and then one per interval (a
 // token bucket per key). Keys idle long enough to have a full bucket
 // again are forgotten, so its memory follows the active keys only; when
-// even those exceed max, the fullest are forgotten first.
+// even those exceed max, arbitrary ones are forgotten (a forgotten key
+// starts again with a full bucket).
 type limiter struct {
 	mu       sync.Mutex
 	burst    float64

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"image"
 	_ "image/gif" // replays
@@ -161,14 +162,17 @@ type session struct {
 	last time.Time
 }
 
+// sessionStore keeps tabs under the SHA-256 of their token: the table
+// holds nothing a client could present, and a lookup compares digests,
+// so its timing tells nothing about a valid token.
 type sessionStore struct {
 	mu  sync.Mutex
-	m   map[string]*session
+	m   map[[32]byte]*session
 	max int
 }
 
 func newSessionStore(max int) *sessionStore {
-	return &sessionStore{m: map[string]*session{}, max: max}
+	return &sessionStore{m: map[[32]byte]*session{}, max: max}
 }
 
 func (st *sessionStore) add(s *session) string {
@@ -177,22 +181,25 @@ func (st *sessionStore) add(s *session) string {
 	defer st.mu.Unlock()
 	if len(st.m) >= st.max {
 		// Forget the tab idle the longest; it joins again by itself.
-		var oldest string
+		var oldest *[32]byte
 		for k, v := range st.m {
-			if oldest == "" || v.last.Before(st.m[oldest].last) {
-				oldest = k
+			if oldest == nil || v.last.Before(st.m[*oldest].last) {
+				oldest = &k
 			}
 		}
-		delete(st.m, oldest)
+		if oldest != nil {
+			delete(st.m, *oldest)
+		}
 	}
-	st.m[id] = s
+	st.m[sha256.Sum256([]byte(id))] = s
 	return id
 }
 
 func (st *sessionStore) get(id string, now time.Time) (session, bool) {
+	key := sha256.Sum256([]byte(id))
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	s, ok := st.m[id]
+	s, ok := st.m[key]
 	if !ok {
 		return session{}, false
 	}
