@@ -347,6 +347,16 @@ func TestTrustedProxy(t *testing.T) {
 	if ck := authCookieOf(post(ts.URL, "203.0.113.6", "https", "hunter2")); ck == nil {
 		t.Error("another client behind the same proxy was refused")
 	}
+	// A proxy that writes the client's port too: still one client each.
+	for range 10 {
+		post(ts.URL, "203.0.113.7:51234", "https", "wrong")
+	}
+	if resp := post(ts.URL, "203.0.113.7:40000", "https", "hunter2"); resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("the guesser behind a proxy writing ports: %d", resp.StatusCode)
+	}
+	if ck := authCookieOf(post(ts.URL, "[2001:db8::8]:443", "https", "hunter2")); ck == nil {
+		t.Error("another client behind a proxy writing ports was refused")
+	}
 
 	_, _, ts = newTestServer(t, Options{Password: "hunter2", TrustedProxies: []string{"10.0.0.0/8"}})
 	if ck := authCookieOf(post(ts.URL, "203.0.113.9", "https", "hunter2")); ck == nil || ck.Secure {

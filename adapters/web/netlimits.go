@@ -96,7 +96,7 @@ func (s *Server) clientAddr(r *http.Request) string {
 	}
 	hops := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
 	for i := len(hops) - 1; i >= 0; i-- {
-		h, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		h, err := forwardedAddr(hops[i])
 		if err != nil {
 			break
 		}
@@ -105,6 +105,22 @@ func (s *Server) clientAddr(r *http.Request) string {
 		}
 	}
 	return a.String()
+}
+
+// forwardedAddr reads one X-Forwarded-For entry: an address, or an
+// address with a port as some proxies write it (203.0.113.9:51234,
+// [2001:db8::1]:443), which would otherwise put every client behind
+// that proxy under the proxy's own limits.
+func forwardedAddr(hop string) (netip.Addr, error) {
+	hop = strings.TrimSpace(hop)
+	if a, err := netip.ParseAddr(hop); err == nil {
+		return a, nil
+	}
+	ap, err := netip.ParseAddrPort(hop)
+	if err != nil {
+		return netip.Addr{}, err
+	}
+	return ap.Addr(), nil
 }
 
 // secure reports whether the browser reached the chat over HTTPS: to us
