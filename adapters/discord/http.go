@@ -43,12 +43,21 @@ func (a *Adapter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	hr := &httpResponder{w: w}
 	a.inflight.Add(1)
+	// A panic on the way (net/http recovers it) must not leave the count
+	// raised, or stopping would wait for it for ever.
+	launched := false
+	defer func() {
+		if !launched {
+			a.inflight.Done()
+		}
+	}()
 	rest := a.onInteraction(&i, responder{uploads: false, respond: hr.respond})
 	if !hr.written() {
 		// Nothing could be answered (the window passed): say so rather
 		// than leave Discord waiting.
 		http.Error(w, "no answer in time", http.StatusServiceUnavailable)
 	}
+	launched = true
 	go func() {
 		defer a.inflight.Done()
 		if rest != nil {
