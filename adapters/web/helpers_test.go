@@ -196,10 +196,13 @@ func (c *client) listen(since uint64) {
 	if resp.StatusCode != 200 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
 		c.t.Fatalf("events: %d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
-	c.events = make(chan event, 100)
+	// The goroutine keeps its own channel: a second listen on this tab
+	// replaces c.events while the first stream still runs.
+	events := make(chan event, 100)
+	c.events = events
 	c.t.Cleanup(func() { resp.Body.Close() })
 	go func() {
-		defer close(c.events)
+		defer close(events)
 		sc := bufio.NewScanner(resp.Body)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
@@ -209,7 +212,7 @@ func (c *client) listen(since uint64) {
 			}
 			var e event
 			if json.Unmarshal([]byte(data), &e) == nil {
-				c.events <- e
+				events <- e
 			}
 		}
 	}()
