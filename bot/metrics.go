@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// What the operations metrics (internal/metrics) learn about commands
+// What the operations metrics (bot/metrics) learn about commands
 // and the computer's queue, read from outside the request path.
 
 // internalErrorText is the apology of Service.internal and of a

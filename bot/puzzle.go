@@ -8,7 +8,7 @@ import (
 
 	"topochess/bot/rating"
 	"topochess/engine"
-	"topochess/puzzle"
+	"topochess/engine/puzzle"
 	"topochess/render"
 	"topochess/storage"
 )

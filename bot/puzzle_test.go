@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"topochess/puzzle"
+	"topochess/engine/puzzle"
 )
 
 // givenPuzzle runs /puzzle and returns the puzzle it gave.

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"topochess/internal/pgtest"
+	"topochess/storage/pgtest"
 )
 
 // The storage suite: every case runs against bbolt and against a real

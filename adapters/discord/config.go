@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"topochess/adapters/internal/endpoint"
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 )
 
 // Config is the discord section of the configuration file.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 )
 
 // Connected follows the gateway; a 429 given up on is counted.

@@ -15,7 +15,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"topochess/adapters/internal/endpoint"
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 )
 
 // Config is the telegram section of the configuration file.

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"sync"
 
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 )
 
 // link is what the adapter last learnt of its connection to the Bot

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 )
 
 // Connected follows the long poll: an error while getUpdates fails,

@@ -12,7 +12,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"topochess/bot"
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 )
 
 // sender is the outgoing queue. Each chat has its own queue, worked by one

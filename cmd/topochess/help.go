@@ -48,7 +48,7 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 	},
 	"puzzles": {
 		usage:   "topochess puzzles [--variant IDS] [--per N] [--games N] [--max-plies N] [--seed S] [-o FILE] [-v]",
-		about:   "Generates the puzzle stock shipped in the binary (puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1 and 2 with a single solution at every step, each checked exhaustively.\nThe same flags give the same stock (node budgets, no clocks, a seeded generator).",
+		about:   "Generates the puzzle stock shipped in the binary (engine/puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1 and 2 with a single solution at every step, each checked exhaustively.\nThe same flags give the same stock (node budgets, no clocks, a seeded generator).",
 		example: "topochess puzzles --variant moebius,cube --per 4 -o /tmp/stock.json",
 	},
 	"arena": {

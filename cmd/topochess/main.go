@@ -68,7 +68,7 @@ Usage:
   topochess migrate --from FILE [--to URL]
                                           copy a stopped bot's bbolt file into an empty PostgreSQL database
                                           (URL default: TOPOCHESS_POSTGRES_URL) and verify the counts (docs/scaling.md)
-  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o puzzle/stock.json] [-v]
+  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o engine/puzzle/stock.json] [-v]
                                           generate the shipped puzzles: engine games, unique forced mates
   topochess uci                           speak the Universal Chess Interface on every board (docs/uci.md)
 

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"topochess/internal/pgtest"
+	"topochess/storage/pgtest"
 )
 
 var (

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"topochess/bot"
-	"topochess/internal/metrics"
+	"topochess/bot/metrics"
 	"topochess/storage"
 )
 

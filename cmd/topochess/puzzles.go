@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"topochess/engine"
-	"topochess/puzzle"
+	"topochess/engine/puzzle"
 )
 
 // cmdPuzzles generates the puzzle stock shipped in the binary
-// (puzzle/stock.json): engine games in every variant, mates in 1 and 2
+// (engine/puzzle/stock.json): engine games in every variant, mates in 1 and 2
 // with one solution at every step, each checked exhaustively.
 func cmdPuzzles(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("puzzles", stderr)
