@@ -187,28 +187,7 @@ func (p *Postgres) Game(id string) (*Game, error) {
 // games runs a query selecting (id, data) and decodes the rows, leaving
 // out (and logging) those that do not decode.
 func (p *Postgres) games(q string, args ...any) ([]*Game, error) {
-	ctx, cancel := p.ctx()
-	defer cancel()
-	rows, err := p.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Game
-	for rows.Next() {
-		var id string
-		var data []byte
-		if err := rows.Scan(&id, &data); err != nil {
-			return nil, err
-		}
-		g := new(Game)
-		if err := decode(data, g, migrateGame); err != nil {
-			p.skipped("game", id, &RecordError{Kind: "game", ID: id, Err: err})
-			continue
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return pgRecords[Game](p, "game", migrateGame, q, args...)
 }
 
 // ActiveGames lists a user's active games in a channel, oldest first.
@@ -366,28 +345,7 @@ func (p *Postgres) AcceptChallenge(id string, g *Game, eventID string, now time.
 }
 
 func (p *Postgres) challenges(q string, args ...any) ([]*Challenge, error) {
-	ctx, cancel := p.ctx()
-	defer cancel()
-	rows, err := p.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Challenge
-	for rows.Next() {
-		var id string
-		var data []byte
-		if err := rows.Scan(&id, &data); err != nil {
-			return nil, err
-		}
-		c := new(Challenge)
-		if err := decode(data, c, migrateChallenge); err != nil {
-			p.skipped("challenge", id, err)
-			continue
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return pgRecords[Challenge](p, "challenge", migrateChallenge, q, args...)
 }
 
 // ChannelChallenges lists the unexpired challenges in a channel.

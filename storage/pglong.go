@@ -267,29 +267,7 @@ func (p *Postgres) RefusedOutgoing(channel string) ([]*Outgoing, error) {
 }
 
 func (p *Postgres) outgoing(q string, args ...any) ([]*Outgoing, error) {
-	ctx, cancel := p.ctx()
-	defer cancel()
-	rows, err := p.pool.Query(ctx, q, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*Outgoing
-	for rows.Next() {
-		var k string
-		var data []byte
-		if err := rows.Scan(&k, &data); err != nil {
-			return nil, err
-		}
-		var o Outgoing
-		if err := decode(data, &o, nil); err != nil {
-			// One damaged record must not hold back all the others.
-			p.skipped("outbox", k, err)
-			continue
-		}
-		out = append(out, &o)
-	}
-	return out, rows.Err()
+	return pgRecords[Outgoing](p, "outbox", nil, q, args...)
 }
 
 // DeliveredOutgoing forgets a delivered record; refused non-empty keeps it

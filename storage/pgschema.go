@@ -197,6 +197,34 @@ func (p *Postgres) skipped(kind, id string, err error) {
 	p.log.Error("storage: a damaged record is left out", "record", kind, "id", id, "err", err)
 }
 
+// pgRecords runs a query selecting (key, data) and decodes each row into
+// a new T, leaving out (and logging as kind) the rows that do not decode:
+// one damaged record must not hold back all the others.
+func pgRecords[T any](p *Postgres, kind string, migrate func(v int, raw map[string]any) error, q string, args ...any) ([]*T, error) {
+	ctx, cancel := p.ctx()
+	defer cancel()
+	rows, err := p.pool.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*T
+	for rows.Next() {
+		var key string
+		var data []byte
+		if err := rows.Scan(&key, &data); err != nil {
+			return nil, err
+		}
+		rec := new(T)
+		if err := decode(data, rec, migrate); err != nil {
+			p.skipped(kind, key, err)
+			continue
+		}
+		out = append(out, rec)
+	}
+	return out, rows.Err()
+}
+
 // pgMarkEvent is markEvent: the primary key makes a second transaction
 // with the same id wait for the first and then find it.
 func pgMarkEvent(ctx context.Context, tx pgx.Tx, eventID string, now time.Time) error {
