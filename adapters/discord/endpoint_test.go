@@ -6,8 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -15,6 +13,7 @@ import (
 	"time"
 
 	"topochess/adapters/internal/endpoint"
+	"topochess/adapters/internal/endpoint/endpointtest"
 	"topochess/bot"
 )
 
@@ -108,7 +107,9 @@ func TestInteractionsEndpointDropsSlowBodies(t *testing.T) {
 	results := make(chan result, 3)
 	for range 3 {
 		go func() {
-			took, cut := slowPost(t, addr, 12*time.Second)
+			head := fmt.Sprintf("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nX-Signature-Ed25519: %s\r\nX-Signature-Timestamp: %d\r\n\r\n{",
+				strings.Repeat("ab", 64), time.Now().Unix())
+			took, cut := endpointtest.SlowPost(t, addr, head, 12*time.Second)
 			results <- result{took, cut}
 		}()
 	}
@@ -123,34 +124,6 @@ func TestInteractionsEndpointDropsSlowBodies(t *testing.T) {
 			t.Errorf("a body sent one byte per 100 ms was held %v (cut: %v), want dropped after about 3 s", r.took, r.cut)
 		}
 	}
-}
-
-// slowPost sends a signed-looking POST's headers, then one byte of its
-// body every 100 ms; it returns how long the server kept the connection.
-func slowPost(t *testing.T, addr string, giveUp time.Duration) (time.Duration, bool) {
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Error(err)
-		return 0, false
-	}
-	defer conn.Close()
-	began := time.Now()
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\nX-Signature-Ed25519: %s\r\nX-Signature-Timestamp: %d\r\n\r\n{",
-		strings.Repeat("ab", 64), time.Now().Unix())
-	go func() {
-		for {
-			time.Sleep(100 * time.Millisecond)
-			if _, err := conn.Write([]byte(" ")); err != nil {
-				return
-			}
-		}
-	}()
-	_ = conn.SetReadDeadline(began.Add(giveUp))
-	_, err = io.Copy(io.Discard, conn)
-	if ne, ok := err.(net.Error); ok && ne.Timeout() {
-		return giveUp, false
-	}
-	return time.Since(began), true
 }
 
 func TestTokensNeverLoggedWhenEchoed(t *testing.T) {

@@ -3,51 +3,14 @@ package telegram
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"topochess/adapters/internal/endpoint"
+	"topochess/adapters/internal/endpoint/endpointtest"
 )
-
-// slowPost sends a POST's headers and then one byte of its body every
-// 100 ms, and returns how long the server kept the connection (or giveUp
-// and false if it never let go).
-func slowPost(t *testing.T, addr, path, secret string, giveUp time.Duration) (time.Duration, bool) {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Error(err)
-		return 0, false
-	}
-	defer conn.Close()
-	began := time.Now()
-	head := "POST " + path + " HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
-	if secret != "" {
-		head += secretHeader + ": " + secret + "\r\n"
-	}
-	if _, err := io.WriteString(conn, head+"\r\n{"); err != nil {
-		t.Error(err)
-		return 0, false
-	}
-	go func() {
-		for {
-			time.Sleep(100 * time.Millisecond)
-			if _, err := conn.Write([]byte(" ")); err != nil {
-				return
-			}
-		}
-	}()
-	_ = conn.SetReadDeadline(began.Add(giveUp))
-	_, err = io.Copy(io.Discard, conn)
-	if ne, ok := err.(net.Error); ok && ne.Timeout() {
-		return giveUp, false
-	}
-	return time.Since(began), true
-}
 
 func TestWebhookDropsSlowBodies(t *testing.T) {
 	f := newFakeAPI(t)
@@ -67,7 +30,11 @@ func TestWebhookDropsSlowBodies(t *testing.T) {
 	results := make(chan result, 4)
 	for _, secret := range []string{"", "", "s3cret_Value-1", "s3cret_Value-1"} {
 		go func() {
-			took, cut := slowPost(t, addr, "/tg/hook", secret, 12*time.Second)
+			head := "POST /tg/hook HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n"
+			if secret != "" {
+				head += secretHeader + ": " + secret + "\r\n"
+			}
+			took, cut := endpointtest.SlowPost(t, addr, head+"\r\n{", 12*time.Second)
 			results <- result{took, cut}
 		}()
 	}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"topochess/adapters/internal/endpoint/endpointtest"
 )
 
 // serve runs a server with limits l on loopback until the test ends.
@@ -24,36 +26,6 @@ func serve(t *testing.T, h http.Handler, l Limits, logs io.Writer) string {
 	return ln.Addr().String()
 }
 
-// slowPost opens a connection that sends a POST's headers and then one
-// byte of its body every 100 ms; it returns how long until the server
-// cut it off.
-func slowPost(t *testing.T, addr string, giveUp time.Duration) (time.Duration, bool) {
-	t.Helper()
-	conn, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	began := time.Now()
-	if _, err := io.WriteString(conn, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n"); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		for {
-			time.Sleep(100 * time.Millisecond)
-			if _, err := conn.Write([]byte("a")); err != nil {
-				return
-			}
-		}
-	}()
-	_ = conn.SetReadDeadline(began.Add(giveUp))
-	_, err = io.Copy(io.Discard, conn)
-	if ne, ok := err.(net.Error); ok && ne.Timeout() {
-		return time.Since(began), false
-	}
-	return time.Since(began), true
-}
-
 func TestSlowBodyIsDropped(t *testing.T) {
 	read := make(chan error, 1)
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +34,7 @@ func TestSlowBodyIsDropped(t *testing.T) {
 		http.Error(w, "slow", http.StatusRequestTimeout)
 	})
 	addr := serve(t, h, Limits{ReadHeader: 300 * time.Millisecond, Read: time.Second}, io.Discard)
-	took, cut := slowPost(t, addr, 8*time.Second)
+	took, cut := endpointtest.SlowPost(t, addr, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n", 8*time.Second)
 	if !cut || took > 3*time.Second {
 		t.Fatalf("a body sent one byte per 100 ms was held %v (cut: %v), want dropped after about 1 s", took, cut)
 	}
