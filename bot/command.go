@@ -99,6 +99,10 @@ type Reply struct {
 	Private bool
 	// Error marks a refusal: nothing changed.
 	Error bool
+	// Failed marks, among Error replies, a failure on the bot's side
+	// (storage, a panic, a damaged record) rather than a refusal of what
+	// was asked.
+	Failed bool
 	// Supersedes names a message key whose buttons are now stale; Key
 	// names this message so a later reply can supersede it.
 	Key        string

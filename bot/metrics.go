@@ -8,11 +8,6 @@ import (
 // What the operations metrics (bot/metrics) learn about commands
 // and the computer's queue, read from outside the request path.
 
-// internalErrorText is the apology of Service.internal and of a
-// recovered panic; a reply with it is a failure on the bot's side, not a
-// refusal of what the user asked (TestOutcome keeps the two in step).
-const internalErrorText = "Sorry, something went wrong on my side; nothing was changed. Please try again."
-
 // CommandKind is the command's canonical name ("move" for "/m@bot"), or
 // "unknown": a metric label must not take whatever a user types.
 func CommandKind(cmd Command) string {
@@ -38,7 +33,7 @@ func Outcome(replies []Reply) string {
 		if !r.Error {
 			continue
 		}
-		if r.Text == internalErrorText || strings.Contains(r.Text, "is damaged in the database") {
+		if r.Failed {
 			return "error"
 		}
 		refused = true

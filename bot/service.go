@@ -236,7 +236,7 @@ func (s *Service) handleSafely(cmd Command) (out []Reply) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.log.Error("panic handling command", "command", cmd.Name, "user", cmd.User.ID, "channel", cmd.Channel, "panic", fmt.Sprint(r), "stack", string(debug.Stack()))
-			out = []Reply{s.errorReply(&call{Command: cmd}, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}
+			out = []Reply{s.failure(&call{Command: cmd}, internalErrorText)}
 		}
 	}()
 	return s.handle(cmd)
@@ -357,11 +357,21 @@ func (s *Service) internal(c *call, err error) []Reply {
 	var re *storage.RecordError
 	if errors.As(err, &re) {
 		s.log.Error("damaged record", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
-		return []Reply{s.errorReply(c, fmt.Sprintf("%s %s is damaged in the database: I cannot show or play it. Other games are not affected; the operator can find out more with topochess check.",
+		return []Reply{s.failure(c, fmt.Sprintf("%s %s is damaged in the database: I cannot show or play it. Other games are not affected; the operator can find out more with topochess check.",
 			capitalize(re.Kind), re.ID))}
 	}
 	s.log.Error("command failed", "command", c.Name, "user", c.User.ID, "channel", c.Channel, "err", err)
-	return []Reply{s.errorReply(c, "Sorry, something went wrong on my side; nothing was changed. Please try again.")}
+	return []Reply{s.failure(c, internalErrorText)}
+}
+
+// internalErrorText is the apology for a failure on the bot's side.
+const internalErrorText = "Sorry, something went wrong on my side; nothing was changed. Please try again."
+
+// failure is an error reply for a failure on the bot's side.
+func (s *Service) failure(c *call, text string) Reply {
+	r := s.errorReply(c, text)
+	r.Failed = true
+	return r
 }
 
 // eventLog remembers recent event ids and their replies, and makes a
