@@ -36,7 +36,7 @@ func (s *Service) cmdWatch(c *call) []Reply {
 		return s.internal(c, err)
 	}
 	if off {
-		found, err := s.store.RemoveFollow(rec.ID, c.Channel)
+		found, err := s.store.RemoveFollow(rec.ID, c.Channel, c.EventID, c.Time)
 		if err != nil {
 			return s.internal(c, err)
 		}
@@ -58,7 +58,7 @@ func (s *Service) cmdWatch(c *call) []Reply {
 		return replies
 	}
 	f := storage.Follow{Game: rec.ID, Channel: c.Channel, By: c.User.ID, Since: c.Time, Plies: len(rec.Moves)}
-	if err := s.store.AddFollow(f); err != nil {
+	if err := s.store.AddFollow(f, c.EventID, c.Time); err != nil {
 		return s.internal(c, err)
 	}
 	s.log.Info("follow", "game", rec.ID, "channel", c.Channel, "user", c.User.ID)
@@ -95,9 +95,9 @@ func (s *Service) followSaved(rec *storage.Game, g *engine.Game) {
 		job.channels = append(job.channels, f.Channel)
 		if rec.Active() {
 			f.Plies = len(rec.Moves)
-			err = s.store.AddFollow(f)
+			err = s.store.AddFollow(f, "", s.now())
 		} else {
-			_, err = s.store.RemoveFollow(rec.ID, f.Channel)
+			_, err = s.store.RemoveFollow(rec.ID, f.Channel, "", s.now())
 		}
 		if err != nil {
 			s.log.Error("follow update", "game", rec.ID, "channel", f.Channel, "err", err)

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -68,30 +69,72 @@ func (s *Service) newPuzzle(c *call, v *engine.Variant) []Reply {
 	if err != nil {
 		return s.internal(c, err)
 	}
-	stats, err := s.store.PuzzleStats(v.ID, c.User.ID)
-	if err != nil {
-		return s.internal(c, err)
-	}
-	r := puzzleRating(stats)
-	var pick *puzzle.Puzzle
-	for i := range ps {
-		if slices.Contains(stats.Tried, ps[i].ID) {
-			continue
+	var st storage.PuzzleState
+	err = s.store.UpdatePuzzle(c.User.ID, c.Channel, v.ID, c.EventID, c.Time, func(open *storage.PuzzleState, stats *storage.PuzzleStats) (*storage.PuzzleState, error) {
+		if open != nil {
+			return nil, errPuzzleOpen{open.Puzzle}
 		}
-		if pick == nil || math.Abs(ps[i].Rating-r.R) < math.Abs(pick.Rating-r.R) {
-			pick = &ps[i]
+		r := puzzleRating(*stats)
+		var pick *puzzle.Puzzle
+		for i := range ps {
+			if slices.Contains(stats.Tried, ps[i].ID) {
+				continue
+			}
+			if pick == nil || math.Abs(ps[i].Rating-r.R) < math.Abs(pick.Rating-r.R) {
+				pick = &ps[i]
+			}
 		}
-	}
-	if pick == nil {
+		if pick == nil {
+			return nil, errNoPuzzleLeft
+		}
+		stats.Tried = append(stats.Tried, pick.ID)
+		st = storage.PuzzleState{Puzzle: pick.ID, Started: c.Time}
+		return &st, nil
+	})
+	var open errPuzzleOpen
+	switch {
+	case errors.As(err, &open):
+		return s.fail(c, "You are solving puzzle %s here; answer it with /puzzle <move>, or /puzzle giveup first.", open.id)
+	case errors.Is(err, errNoPuzzleLeft):
 		return s.fail(c, "You have tried all %d %s puzzles I have. Try another board: /puzzle <variant> (/variants lists them).", len(ps), v.Name)
-	}
-	stats.Tried = append(stats.Tried, pick.ID)
-	st := storage.PuzzleState{Puzzle: pick.ID, Started: c.Time}
-	if err := s.store.SavePuzzle(c.User.ID, c.Channel, v.ID, &st, stats); err != nil {
+	case errors.Is(err, storage.ErrConflict):
+		return s.fail(c, "Another puzzle was opened for you here at the same moment; /puzzle shows it.")
+	case err != nil:
 		return s.internal(c, err)
 	}
-	s.log.Info("puzzle", "puzzle", pick.ID, "user", c.User.ID)
+	s.log.Info("puzzle", "puzzle", st.Puzzle, "user", c.User.ID)
 	return s.showPuzzle(c, st, "")
+}
+
+// errPuzzleOpen: a puzzle is open already where a new one was asked for.
+type errPuzzleOpen struct{ id string }
+
+func (e errPuzzleOpen) Error() string { return "puzzle " + e.id + " is open" }
+
+var (
+	errNoPuzzleLeft = errors.New("every puzzle of the variant was tried")
+	// errPuzzleMoved: the open puzzle changed between reading it and
+	// writing the answer (another answer came first).
+	errPuzzleMoved = errors.New("the open puzzle changed")
+)
+
+// puzzleAnswered is the change of an answer to the puzzle at st: it is
+// applied only if the puzzle is still open at the same step.
+func puzzleAnswered(st storage.PuzzleState, apply func(stats *storage.PuzzleStats) *storage.PuzzleState) storage.PuzzleChange {
+	return func(open *storage.PuzzleState, stats *storage.PuzzleStats) (*storage.PuzzleState, error) {
+		if open == nil || open.Puzzle != st.Puzzle || open.Step != st.Step {
+			return nil, errPuzzleMoved
+		}
+		return apply(stats), nil
+	}
+}
+
+// puzzleWriteFailed answers a failed write of a puzzle answer.
+func (s *Service) puzzleWriteFailed(c *call, pz puzzle.Puzzle, err error) []Reply {
+	if errors.Is(err, errPuzzleMoved) {
+		return s.fail(c, "Puzzle %s moved on while I read your answer (another answer came first); nothing was changed. /puzzle shows where it stands.", pz.ID)
+	}
+	return s.internal(c, err)
 }
 
 // puzzleAt replays a puzzle to a step of its line.
@@ -191,12 +234,12 @@ func (s *Service) puzzleMove(c *call, input string, explicit bool) ([]Reply, boo
 	if played != want {
 		sol, _ := pos.ParseCanonical(want)
 		text := fmt.Sprintf("Puzzle %s: %s is not it. The solution was %s (the arrow).", pz.ID, san, pos.SAN(sol))
-		return s.finishPuzzle(c, pz, 0, text, pos, lastMove(pos.V, want)), true
+		return s.finishPuzzle(c, pz, st, 0, text, pos, lastMove(pos.V, want)), true
 	}
 	pos.Make(m)
 	if st.Step+1 >= len(pz.Line) {
 		text := fmt.Sprintf("Puzzle %s: %s — solved!", pz.ID, san)
-		return s.finishPuzzle(c, pz, 1, text, pos, lastMove(pos.V, played)), true
+		return s.finishPuzzle(c, pz, st, 1, text, pos, lastMove(pos.V, played)), true
 	}
 	reply := pz.Line[st.Step+1]
 	rm, err := pos.ParseCanonical(reply)
@@ -205,14 +248,15 @@ func (s *Service) puzzleMove(c *call, input string, explicit bool) ([]Reply, boo
 	}
 	replySAN := pos.SAN(rm)
 	pos.Make(rm)
-	st.Step += 2
-	stats, err := s.store.PuzzleStats(pz.Variant, c.User.ID)
+	err = s.store.UpdatePuzzle(c.User.ID, c.Channel, pz.Variant, c.EventID, c.Time, puzzleAnswered(st, func(*storage.PuzzleStats) *storage.PuzzleState {
+		next := st
+		next.Step += 2
+		return &next
+	}))
 	if err != nil {
-		return s.internal(c, err), true
+		return s.puzzleWriteFailed(c, pz, err), true
 	}
-	if err := s.store.SavePuzzle(c.User.ID, c.Channel, pz.Variant, &st, stats); err != nil {
-		return s.internal(c, err), true
-	}
+	st.Step += 2
 	text := fmt.Sprintf("Puzzle %s: %s, right. The answer: %s. Your move: mate in %d.", pz.ID, san, replySAN, pz.MateIn-st.Step/2)
 	return []Reply{s.puzzleReply(text, pz, pos, lastMove(pos.V, reply))}, true
 }
@@ -235,29 +279,32 @@ func (s *Service) puzzleGiveUp(c *call) []Reply {
 	}
 	sol, _ := pos.ParseCanonical(pz.Line[st.Step])
 	text := fmt.Sprintf("Puzzle %s: the move was %s (the arrow).", pz.ID, pos.SAN(sol))
-	return s.finishPuzzle(c, pz, 0, text, pos, lastMove(pos.V, pz.Line[st.Step]))
+	return s.finishPuzzle(c, pz, st, 0, text, pos, lastMove(pos.V, pz.Line[st.Step]))
 }
 
-// finishPuzzle closes a puzzle as solved (score 1) or failed (0): the
-// rating and the streak change, and the reply says by how much.
-func (s *Service) finishPuzzle(c *call, pz puzzle.Puzzle, score float64, text string, pos *engine.Position, arrow []int) []Reply {
-	stats, err := s.store.PuzzleStats(pz.Variant, c.User.ID)
+// finishPuzzle closes the puzzle open at st as solved (score 1) or
+// failed (0): the rating and the streak change, and the reply says by how
+// much.
+func (s *Service) finishPuzzle(c *call, pz puzzle.Puzzle, st storage.PuzzleState, score float64, text string, pos *engine.Position, arrow []int) []Reply {
+	var before, after rating.Rating
+	var stats storage.PuzzleStats
+	err := s.store.UpdatePuzzle(c.User.ID, c.Channel, pz.Variant, c.EventID, c.Time, puzzleAnswered(st, func(ps *storage.PuzzleStats) *storage.PuzzleState {
+		before = puzzleRating(*ps)
+		after, _ = rating.Game(before, rating.Rating{R: pz.Rating, RD: puzzleRD, Sigma: 0.06}, score)
+		ps.R, ps.RD, ps.Sigma = after.R, after.RD, after.Sigma
+		if score == 1 {
+			ps.Solved++
+			ps.Streak++
+			ps.Best = max(ps.Best, ps.Streak)
+		} else {
+			ps.Failed++
+			ps.Streak = 0
+		}
+		stats = *ps
+		return nil
+	}))
 	if err != nil {
-		return s.internal(c, err)
-	}
-	before := puzzleRating(stats)
-	after, _ := rating.Game(before, rating.Rating{R: pz.Rating, RD: puzzleRD, Sigma: 0.06}, score)
-	stats.R, stats.RD, stats.Sigma = after.R, after.RD, after.Sigma
-	if score == 1 {
-		stats.Solved++
-		stats.Streak++
-		stats.Best = max(stats.Best, stats.Streak)
-	} else {
-		stats.Failed++
-		stats.Streak = 0
-	}
-	if err := s.store.SavePuzzle(c.User.ID, c.Channel, pz.Variant, nil, stats); err != nil {
-		return s.internal(c, err)
+		return s.puzzleWriteFailed(c, pz, err)
 	}
 	text += fmt.Sprintf(" Your %s puzzle rating: %.0f → %.0f (%+.0f); streak %d (best %d). /puzzle %s gives another.",
 		variantName(pz.Variant), before.R, after.R, after.R-before.R, stats.Streak, stats.Best, pz.Variant)

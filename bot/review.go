@@ -102,10 +102,10 @@ func (s *Service) cmdReview(c *call) []Reply {
 		return []Reply{{Text: fmt.Sprintf("%s is being reviewed already; the results will be posted here.", rec.ID), Private: true}}
 	}
 	s.log.Info("review queued", "game", rec.ID, "user", c.User.ID)
-	channel := c.Channel
+	channel, event := c.Channel, c.EventID
 	s.after.reviews.queue.add(s.safely("review", func() {
 		defer s.after.reviews.done(rec.ID)
-		s.runReview(rec, channel)
+		s.runReview(rec, channel, event)
 	}))
 	return []Reply{{
 		Text: fmt.Sprintf("Reviewing %s: the engine goes over its %d positions…", rec.ID, len(rec.Moves)+1),
@@ -114,7 +114,10 @@ func (s *Service) cmdReview(c *call) []Reply {
 }
 
 // runReview computes, stores and posts a review (on the review worker).
-func (s *Service) runReview(rec *storage.Game, channel string) {
+// The event that asked for it is recorded with the stored review, so a
+// redelivery after a restart does not post it again; one that comes
+// while the review runs finds the game pending.
+func (s *Service) runReview(rec *storage.Game, channel, event string) {
 	progress := func(text string) {
 		s.post(Reply{Channel: channel, Edits: []Edit{{Key: reviewKey(rec.ID), Text: text}}})
 	}
@@ -126,7 +129,12 @@ func (s *Service) runReview(rec *storage.Game, channel string) {
 		progress(fmt.Sprintf("The review of %s could not be finished; please try /review %s again later.", rec.ID, rec.ID))
 		return
 	}
-	if err := s.store.SaveReview(rv); err != nil {
+	switch err := s.store.SaveReview(rv, event, s.now()); {
+	case errors.Is(err, storage.ErrDuplicate):
+		// Another process answered the same event with its own review.
+		s.log.Info("review already posted", "game", rec.ID, "event", event)
+		return
+	case err != nil:
 		s.log.Error("review not stored", "game", rec.ID, "err", err)
 	}
 	s.log.Info("review done", "game", rec.ID, "positions", len(rv.Scores))

@@ -295,7 +295,7 @@ type handlerFunc func(s *Service, c *call) []Reply
 var handlers map[string]handlerFunc
 
 // mutating commands may write; their event ids are persisted with the write.
-var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true, "rematch": true}
+var mutating = map[string]bool{"challenge": true, "accept": true, "decline": true, "cancel": true, "move": true, "resign": true, "draw": true, "settings": true, "takeback": true, "rematch": true, "puzzle": true, "watch": true, "review": true}
 
 var commandAliases = map[string]string{
 	"m": "move", "play": "move", "show": "board", "b": "board", "variant": "variants",

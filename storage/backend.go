@@ -71,16 +71,16 @@ type Backend interface {
 
 	MoveChannel(from, to string) (games, challenges int, err error)
 
-	AddFollow(f Follow) error
-	RemoveFollow(game, channel string) (bool, error)
+	AddFollow(f Follow, eventID string, now time.Time) error
+	RemoveFollow(game, channel, eventID string, now time.Time) (bool, error)
 	Follows(game string) ([]Follow, error)
 
-	SaveReview(r *Review) error
+	SaveReview(r *Review, eventID string, now time.Time) error
 	GameReview(game string) (*Review, error)
 
 	OpenPuzzle(user, channel string) (st PuzzleState, ok bool, err error)
 	PuzzleStats(variant, user string) (PuzzleStats, error)
-	SavePuzzle(user, channel, variant string, open *PuzzleState, stats PuzzleStats) error
+	UpdatePuzzle(user, channel, variant, eventID string, now time.Time, change PuzzleChange) error
 }
 
 var (

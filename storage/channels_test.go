@@ -29,7 +29,7 @@ func suiteMoveChannel(t *testing.T, open opener) {
 	// The old chat follows a game of another chat (and a third chat
 	// follows the same game).
 	for _, ch := range []string{"tg:old", "tg:third"} {
-		if err := s.AddFollow(Follow{Game: gs[2].ID, Channel: ch, By: "bob", Since: t0}); err != nil {
+		if err := s.AddFollow(Follow{Game: gs[2].ID, Channel: ch, By: "bob", Since: t0}, "", t0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -79,7 +79,7 @@ func suiteMoveChannel(t *testing.T, open opener) {
 	if err != nil || len(fs) != 2 || fs[0].Channel != "tg:new" || fs[1].Channel != "tg:third" {
 		t.Errorf("follows after the move: %+v %v, want tg:new and tg:third", fs, err)
 	}
-	if found, _ := s.RemoveFollow(gs[2].ID, "tg:old"); found {
+	if found, _ := s.RemoveFollow(gs[2].ID, "tg:old", "", t0); found {
 		t.Error("the old chat still follows the game")
 	}
 	// A copy from before the move cannot be saved over it.

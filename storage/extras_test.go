@@ -13,15 +13,15 @@ import (
 func suiteFollows(t *testing.T, open opener) {
 	s := open(t)
 	for _, ch := range []string{"discord:b", "discord:a", "discord:b"} {
-		if err := s.AddFollow(Follow{Game: "#1", Channel: ch, By: "alice", Since: t0}); err != nil {
+		if err := s.AddFollow(Follow{Game: "#1", Channel: ch, By: "alice", Since: t0}, "", t0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.AddFollow(Follow{Game: "#2", Channel: "discord:a", By: "bob", Since: t0, Plies: 4}); err != nil {
+	if err := s.AddFollow(Follow{Game: "#2", Channel: "discord:a", By: "bob", Since: t0, Plies: 4}, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	// Following again updates the one follow.
-	if err := s.AddFollow(Follow{Game: "#1", Channel: "discord:b", By: "carol", Since: t0, Plies: 7}); err != nil {
+	if err := s.AddFollow(Follow{Game: "#1", Channel: "discord:b", By: "carol", Since: t0, Plies: 7}, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	fs, err := s.Follows("#1")
@@ -35,10 +35,10 @@ func suiteFollows(t *testing.T, open opener) {
 	if !slices.Equal(chans, []string{"discord:a", "discord:b"}) || fs[1].By != "carol" || fs[1].Plies != 7 || !fs[1].Since.Equal(t0) {
 		t.Fatalf("follows of #1: %+v", fs)
 	}
-	if found, err := s.RemoveFollow("#1", "discord:a"); !found || err != nil {
+	if found, err := s.RemoveFollow("#1", "discord:a", "", t0); !found || err != nil {
 		t.Errorf("remove: %v %v", found, err)
 	}
-	if found, err := s.RemoveFollow("#1", "discord:a"); found || err != nil {
+	if found, err := s.RemoveFollow("#1", "discord:a", "", t0); found || err != nil {
 		t.Errorf("removed twice: %v %v", found, err)
 	}
 	if fs, _ := s.Follows("#1"); len(fs) != 1 || fs[0].Channel != "discord:b" {
@@ -58,7 +58,7 @@ func suiteReviews(t *testing.T, open opener) {
 		t.Fatalf("no review yet: %v", err)
 	}
 	r := &Review{Game: "#1", Plies: 2, Depth: 4, Nodes: 5000, Scores: []int{20, -15, 9990}, Best: []string{"e2-e4", "e7-e5", ""}, Created: t0}
-	if err := s.SaveReview(r); err != nil {
+	if err := s.SaveReview(r, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.GameReview("#1")
@@ -67,7 +67,7 @@ func suiteReviews(t *testing.T, open opener) {
 	}
 	// A later review of the longer game replaces it.
 	r2 := &Review{Game: "#1", Plies: 3, Scores: []int{1, 2, 3, 4}, Best: []string{"a", "b", "c", ""}, Created: t0.Add(time.Hour)}
-	if err := s.SaveReview(r2); err != nil {
+	if err := s.SaveReview(r2, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	if got, err := s.GameReview("#1"); err != nil || got.Plies != 3 || len(got.Scores) != 4 {
@@ -88,7 +88,7 @@ func suitePuzzles(t *testing.T, open opener) {
 	}
 	st := &PuzzleState{Puzzle: "torus-17", Step: 2, Started: t0}
 	stats := PuzzleStats{R: 1500, RD: 350, Sigma: 0.06, Streak: 1, Best: 1, Solved: 1, Tried: []string{"torus-3", "torus-17"}}
-	if err := s.SavePuzzle("alice", "ch", "torus", st, stats); err != nil {
+	if err := savePuzzle(s, "alice", "ch", "torus", st, stats); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
@@ -109,7 +109,7 @@ func suitePuzzles(t *testing.T, open opener) {
 	}
 	// Solved: no puzzle open any more, the record written with it.
 	stats.Solved, stats.Streak = 2, 2
-	if err := s.SavePuzzle("alice", "ch", "torus", nil, stats); err != nil {
+	if err := savePuzzle(s, "alice", "ch", "torus", nil, stats); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, err := s.OpenPuzzle("alice", "ch"); ok || err != nil {

@@ -30,14 +30,19 @@ func migrateFollow(v int, raw map[string]any) error {
 }
 
 // AddFollow makes a channel follow a game (or updates its follow);
-// following twice is one follow.
-func (s *Store) AddFollow(f Follow) error {
+// following twice is one follow. eventID is recorded with it
+// (ErrDuplicate when it was applied before; "" for the bot's own
+// updates).
+func (s *Store) AddFollow(f Follow, eventID string, now time.Time) error {
 	f.V = FormatVersion
 	data, err := json.Marshal(f)
 	if err != nil {
 		return err
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
 		b, err := tx.CreateBucketIfNotExists(bFollows)
 		if err != nil {
 			return err
@@ -47,10 +52,13 @@ func (s *Store) AddFollow(f Follow) error {
 }
 
 // RemoveFollow stops a channel following a game; it reports whether it
-// did.
-func (s *Store) RemoveFollow(game, channel string) (bool, error) {
+// did. eventID is recorded as with AddFollow.
+func (s *Store) RemoveFollow(game, channel, eventID string, now time.Time) (bool, error) {
 	found := false
 	err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
 		b := tx.Bucket(bFollows)
 		if b == nil || b.Get(key(game, channel)) == nil {
 			return nil

@@ -66,14 +66,14 @@ func fillAllKinds(t *testing.T, s *Store) {
 		}
 	}
 	for _, ch := range []string{"discord:a", "discord:b"} {
-		if err := s.AddFollow(Follow{Game: gs[6].ID, Channel: ch, By: "carol", Since: t0, Plies: 3}); err != nil {
+		if err := s.AddFollow(Follow{Game: gs[6].ID, Channel: ch, By: "carol", Since: t0, Plies: 3}, "", t0); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := s.SaveReview(&Review{Game: gs[0].ID, Plies: 1, Depth: 3, Scores: []int{20, -30}, Best: []string{"e2-e4", "e7-e5"}, Created: t0}); err != nil {
+	if err := s.SaveReview(&Review{Game: gs[0].ID, Plies: 1, Depth: 3, Scores: []int{20, -30}, Best: []string{"e2-e4", "e7-e5"}, Created: t0}, "", t0); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SavePuzzle("alice", "ch", "torus", &PuzzleState{Puzzle: "torus-4", Step: 1, Started: t0}, PuzzleStats{R: 1510, RD: 300, Sigma: 0.06, Solved: 1, Tried: []string{"torus-2", "torus-4"}}); err != nil {
+	if err := savePuzzle(s, "alice", "ch", "torus", &PuzzleState{Puzzle: "torus-4", Step: 1, Started: t0}, PuzzleStats{R: 1510, RD: 300, Sigma: 0.06, Solved: 1, Tried: []string{"torus-2", "torus-4"}}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {

@@ -79,15 +79,21 @@ func (s *Store) PuzzleStats(variant, user string) (PuzzleStats, error) {
 	return ps, err
 }
 
-// SavePuzzle writes, in one transaction, the user's open puzzle in a
-// channel (nil: none open any more) and their record in the variant.
-func (s *Store) SavePuzzle(user, channel, variant string, open *PuzzleState, stats PuzzleStats) error {
-	stats.V = FormatVersion
-	sd, err := json.Marshal(stats)
-	if err != nil {
-		return err
-	}
+// PuzzleChange decides, from the puzzle a user has open in a channel
+// (nil: none) and their record in the variant, which puzzle is open
+// afterwards (nil: none); it may change the record in place. It runs
+// inside the write, so answers arriving together see each other's
+// effect instead of overwriting it; an error writes nothing.
+type PuzzleChange func(open *PuzzleState, stats *PuzzleStats) (*PuzzleState, error)
+
+// UpdatePuzzle reads, changes and writes in one transaction the user's
+// open puzzle in a channel and their record in the variant, recording
+// eventID with them (ErrDuplicate when it was applied before).
+func (s *Store) UpdatePuzzle(user, channel, variant, eventID string, now time.Time, change PuzzleChange) error {
 	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
 		ob, err := tx.CreateBucketIfNotExists(bPuzzleOpen)
 		if err != nil {
 			return err
@@ -96,15 +102,37 @@ func (s *Store) SavePuzzle(user, channel, variant string, open *PuzzleState, sta
 		if err != nil {
 			return err
 		}
-		if open == nil {
+		var open *PuzzleState
+		if data := ob.Get(key(user, channel)); data != nil {
+			open = new(PuzzleState)
+			if err := decode(data, open, migratePuzzle); err != nil {
+				return err
+			}
+		}
+		var stats PuzzleStats
+		if data := sb.Get(key(variant, user)); data != nil {
+			if err := decode(data, &stats, migratePuzzle); err != nil {
+				return err
+			}
+		}
+		next, err := change(open, &stats)
+		if err != nil {
+			return err
+		}
+		if next == nil {
 			err = ob.Delete(key(user, channel))
 		} else {
-			open.V = FormatVersion
+			next.V = FormatVersion
 			var od []byte
-			if od, err = json.Marshal(open); err == nil {
+			if od, err = json.Marshal(next); err == nil {
 				err = ob.Put(key(user, channel), od)
 			}
 		}
+		if err != nil {
+			return err
+		}
+		stats.V = FormatVersion
+		sd, err := json.Marshal(stats)
 		if err != nil {
 			return err
 		}

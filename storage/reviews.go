@@ -36,14 +36,18 @@ func migrateReview(v int, raw map[string]any) error {
 	return fmt.Errorf("unknown review record format %d", v)
 }
 
-// SaveReview stores a game's review, replacing an older one.
-func (s *Store) SaveReview(r *Review) error {
+// SaveReview stores a game's review, replacing an older one, and records
+// the event that asked for it (ErrDuplicate when it was applied before).
+func (s *Store) SaveReview(r *Review, eventID string, now time.Time) error {
 	r.V = FormatVersion
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
 	return s.db.Update(func(tx *bolt.Tx) error {
+		if err := markEvent(tx, eventID, now); err != nil {
+			return err
+		}
 		b, err := tx.CreateBucketIfNotExists(bReviews)
 		if err != nil {
 			return err

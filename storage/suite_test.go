@@ -47,6 +47,9 @@ var suite = []struct {
 	{"Follows", suiteFollows},
 	{"Reviews", suiteReviews},
 	{"Puzzles", suitePuzzles},
+	{"PuzzleEventOnce", suitePuzzleEventOnce},
+	{"RacingPuzzleAnswers", suiteRacingPuzzleAnswers},
+	{"FollowAndReviewEvents", suiteFollowAndReviewEvents},
 	{"OperationsCounts", suiteOperationsCounts},
 }
 
