@@ -19,12 +19,18 @@ import (
 // stored with the game and computed once; with a fixed depth and node
 // budget and a fresh searcher it comes out the same every time.
 
-// ReviewConfig is the search budget of a review, per position.
+// ReviewConfig is the search budget of a review, per position, and how
+// many reviews may wait.
 type ReviewConfig struct {
 	// Depth in plies (default 6) and Nodes (default 40000); no clock, so
 	// a review is reproducible.
 	Depth int
 	Nodes int64
+	// Queue is how many reviews may be queued or running at once
+	// (default 8), PerUser how many of them one user may have asked for
+	// (default 2); a review takes seconds, so more would only wait long.
+	Queue   int
+	PerUser int
 }
 
 func (c ReviewConfig) withDefaults() ReviewConfig {
@@ -34,30 +40,56 @@ func (c ReviewConfig) withDefaults() ReviewConfig {
 	if c.Nodes <= 0 {
 		c.Nodes = 40_000
 	}
+	if c.Queue <= 0 {
+		c.Queue = 8
+	}
+	if c.PerUser <= 0 {
+		c.PerUser = 2
+	}
 	return c
 }
 
 // reviews is the review worker: a queue run by one goroutine, and the
-// games queued or being reviewed.
+// games queued or being reviewed with who asked for each.
 type reviews struct {
 	queue   taskQueue
 	mu      sync.Mutex
-	pending map[string]bool
-	ctx     context.Context // ends reviews when the service stops
+	pending map[string]string // game → user
+	ctx     context.Context   // ends reviews when the service stops
 }
 
-// begin marks a game as being reviewed; false when it already is.
-func (r *reviews) begin(game string) bool {
+// Why a review was not queued.
+var (
+	errReviewPending  = errors.New("the game is being reviewed already")
+	errReviewerBusy   = errors.New("the review queue is full")
+	errReviewUserBusy = errors.New("the user's reviews fill their share of the queue")
+)
+
+// begin marks a game as being reviewed for a user, within the bounds of
+// cfg; it writes nothing when it says why not.
+func (r *reviews) begin(game, user string, cfg ReviewConfig) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.pending == nil {
-		r.pending = map[string]bool{}
+		r.pending = map[string]string{}
 	}
-	if r.pending[game] {
-		return false
+	if _, ok := r.pending[game]; ok {
+		return errReviewPending
 	}
-	r.pending[game] = true
-	return true
+	if len(r.pending) >= cfg.Queue {
+		return errReviewerBusy
+	}
+	mine := 0
+	for _, u := range r.pending {
+		if u == user {
+			mine++
+		}
+	}
+	if mine >= cfg.PerUser {
+		return errReviewUserBusy
+	}
+	r.pending[game] = user
+	return nil
 }
 
 func (r *reviews) done(game string) {
@@ -98,8 +130,14 @@ func (s *Service) cmdReview(c *call) []Reply {
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return s.internal(c, err)
 	}
-	if !s.after.reviews.begin(rec.ID) {
+	cfg := s.after.reviewCfg.withDefaults()
+	switch err := s.after.reviews.begin(rec.ID, c.User.ID, cfg); err {
+	case errReviewPending:
 		return []Reply{{Text: fmt.Sprintf("%s is being reviewed already; the results will be posted here.", rec.ID), Private: true}}
+	case errReviewerBusy:
+		return s.fail(c, "The reviewer is busy with %d games; try /review %s again in a minute.", cfg.Queue, rec.ID)
+	case errReviewUserBusy:
+		return s.fail(c, "The reviewer is busy with the %d reviews you asked for; try /review %s again in a minute, when they are posted.", cfg.PerUser, rec.ID)
 	}
 	s.log.Info("review queued", "game", rec.ID, "user", c.User.ID)
 	channel, event := c.Channel, c.EventID

@@ -125,8 +125,8 @@ func TestReviewOnlyOnceAtATime(t *testing.T) {
 	fh := newFollowHarness(t)
 	fh.svc.after.reviewCfg = testReview
 	foolsMate(t, fh.harness)
-	if !fh.svc.after.reviews.begin("#1") { // as if a review were running
-		t.Fatal("begin")
+	if err := fh.svc.after.reviews.begin("#1", "test:dave", testReview.withDefaults()); err != nil { // as if a review were running
+		t.Fatal(err)
 	}
 	r := fh.ok("alice", "/review")
 	if !strings.Contains(r.Text, "being reviewed already") {
@@ -144,4 +144,57 @@ func checkPNGBytes(t *testing.T, data []byte) {
 	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 40 {
 		t.Fatalf("picture is %v", b)
 	}
+}
+
+// The review queue is bounded overall and per user: a request over a
+// bound is refused kindly and queues nothing.
+func TestReviewQueueBounded(t *testing.T) {
+	fh := newFollowHarness(t)
+	fh.svc.after.reviewCfg = ReviewConfig{Depth: 3, Nodes: 3000, Queue: 3, PerUser: 2}
+	cfg := fh.svc.after.reviewCfg
+	foolsMate(t, fh.harness)
+	rv := &fh.svc.after.reviews
+	// As if alice had two reviews of other games running.
+	for _, g := range []string{"#90", "#91"} {
+		if err := rv.begin(g, "test:alice", cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rv.begin("#92", "test:alice", cfg); err != errReviewUserBusy {
+		t.Fatalf("alice's third review: %v", err)
+	}
+	fh.refused("alice", "/review", "The reviewer is busy with the 2 reviews you asked for; try /review #1 again in a minute")
+	// Somebody else may still ask; then the queue is full for everyone.
+	if err := rv.begin("#93", "test:dave", cfg); err != nil {
+		t.Fatal(err)
+	}
+	fh.refused("carol", "/review #1", "The reviewer is busy with 3 games; try /review #1 again in a minute")
+	if got := fh.takePosted(); len(got) != 0 {
+		t.Fatalf("a refused review posted %s", dump(got))
+	}
+	if _, err := fh.store.GameReview("#1"); err == nil {
+		t.Fatal("a refused review was stored")
+	}
+	rv.mu.Lock()
+	_, queued := rv.pending["#1"]
+	rv.mu.Unlock()
+	if queued {
+		t.Fatal("a refused review was queued")
+	}
+	// One done: carol's review goes through, and while it runs the same
+	// game is not queued a second time.
+	rv.done("#93")
+	if r := fh.ok("carol", "/review #1"); !strings.HasPrefix(r.Text, "Reviewing #1") {
+		t.Fatalf("review once there is room: %q", r.Text)
+	}
+	// (Unless it is done already: then the stored review is shown.)
+	if rs := fh.do("dave", "/review #1"); len(rs) == 0 || rs[0].Error ||
+		!strings.Contains(rs[0].Text, "being reviewed already") && !strings.Contains(rs[0].Text, "Accuracy: alice ") {
+		t.Fatalf("the same game again: %s", dump(rs))
+	}
+	if n := len(fh.takePosted()); n < 3 {
+		t.Fatalf("%d replies posted by the review", n)
+	}
+	rv.done("#90")
+	rv.done("#91")
 }
