@@ -77,6 +77,14 @@ func TestGameIDsAreNotCells(t *testing.T) {
 		}
 	}
 	h.refused("carol", "/board 7", `There is no game "#7"`)
+	// In /moves a #N word names the game, in either place, never a cell.
+	for _, typed := range []string{"#1 g1", "g1 #1"} {
+		if r := h.ok("carol", "/moves "+typed); !strings.HasPrefix(r.Text, "#1: the white knight on g1") {
+			t.Errorf("/moves %s: %q", typed, r.Text)
+		}
+	}
+	h.refused("carol", "/moves g1 #7", `There is no game "#7"`)
+	h.refused("carol", "/moves #1", "Which piece?")
 	if got := gameIDs("g12"); len(got) != 2 || got[0] != "#12" || got[1] != "g12" {
 		t.Errorf("gameIDs(g12) = %v", got)
 	}

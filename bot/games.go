@@ -433,8 +433,14 @@ func firstWord(ws []string) string {
 
 func (s *Service) cmdMoves(c *call) []Reply {
 	cell := c.arg("cell")
-	if cell == "" {
-		cell = firstWord(c.pos)
+	for _, w := range c.pos {
+		// "#12" is a game, never a cell: no board names a cell so.
+		switch {
+		case strings.HasPrefix(w, storage.GameIDPrefix) && c.arg("game") == "":
+			c.args["game"] = w
+		case cell == "":
+			cell = w
+		}
 	}
 	if cell == "" {
 		return s.fail(c, "Which piece? Name its cell, for example /moves g1.")
