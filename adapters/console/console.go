@@ -137,7 +137,7 @@ func user(name string) bot.User {
 // Line handles one input line: a comment ("# …", echoed), "!again" (the
 // previous command redelivered with the same event id), or
 // "name[@channel]: text" where text is "/command args", "[Button label]"
-// or a bare move.
+// or a bare move; "name@dm" speaks in name's private chat with the bot.
 func (c *Console) Line(line string, out io.Writer) error {
 	line = strings.TrimSpace(line)
 	switch {
@@ -161,8 +161,14 @@ func (c *Console) Line(line string, out io.Writer) error {
 		_, err := fmt.Fprintln(out, `! write "name: /command", for example "alice: /challenge @bob"`)
 		return err
 	}
-	channel := c.opt.Channel
-	if room != "" {
+	channel, server := c.opt.Channel, "console"
+	switch room {
+	case "":
+	case "dm":
+		// The speaker's private chat with the bot: like a direct message
+		// on Discord, it belongs to no server.
+		channel, server = "console:dm:"+who, ""
+	default:
 		channel = "console:" + room
 	}
 	text = strings.TrimSpace(text)
@@ -172,7 +178,7 @@ func (c *Console) Line(line string, out io.Writer) error {
 		EventID:  fmt.Sprintf("console-%s-%d", c.session, c.events),
 		Platform: "console",
 		Channel:  channel,
-		Server:   "console",
+		Server:   server,
 		User:     user(who),
 	}
 	if c.opt.Now != nil {
