@@ -56,10 +56,17 @@ func (s *Service) cmdPuzzle(c *call) []Reply {
 		}
 		return s.newPuzzle(c, v)
 	}
-	if out, ok := s.puzzleMove(c, word, true); ok {
-		return out
+	if c.arg("variant") != "" {
+		return s.fail(c, "%s /puzzle [variant] gives a puzzle; /puzzle <move> answers it.", unknownVariant(word))
 	}
-	return s.fail(c, "%s /puzzle [variant] gives a puzzle; /puzzle <move> answers it.", unknownVariant(word))
+	// Not a board: a move, if there is a puzzle to answer.
+	if _, open, err := s.store.OpenPuzzle(c.User.ID, c.Channel); err != nil {
+		return s.internal(c, err)
+	} else if !open {
+		return s.fail(c, "You have no open puzzle here to answer, and %q is no board I know. /puzzle [variant] gives a puzzle; variants: %s.", word, strings.Join(engine.Variants(), ", "))
+	}
+	out, _ := s.puzzleMove(c, word, true)
+	return out
 }
 
 // newPuzzle gives the player the untried puzzle of a variant nearest to

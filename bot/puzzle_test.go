@@ -97,3 +97,21 @@ func TestPuzzlePlainMoveGoesToGame(t *testing.T) {
 		t.Fatalf("plain move: %q", r.Text)
 	}
 }
+
+// TestPuzzleUnknownBoard: a board that does not exist is named as such,
+// whether a puzzle is open or not, and changes nothing.
+func TestPuzzleUnknownBoard(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	h.refused("alice", "/puzzle variant:xyz", `I don't know the variant "xyz"`)
+	h.refused("alice", "/puzzle nonsense", `You have no open puzzle here to answer, and "nonsense" is no board I know.`)
+	pz := givenPuzzle(t, h, "alice", "toroidal")
+	h.refused("alice", "/puzzle variant:xyz", `I don't know the variant "xyz"`)
+	h.refused("alice", "/puzzle nonsense", "Puzzle "+pz.ID)
+	st, open, err := h.store.OpenPuzzle("test:alice", "test:chan")
+	if !open || err != nil || st.Puzzle != pz.ID || st.Step != 0 {
+		t.Fatalf("open puzzle %+v %v %v", st, open, err)
+	}
+	if ps, _ := h.store.PuzzleStats("toroidal", "test:alice"); ps.Failed != 0 || len(ps.Tried) != 1 {
+		t.Fatalf("stats %+v", ps)
+	}
+}
