@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"topochess/engine"
 	"topochess/engine/puzzle"
 )
 
@@ -113,5 +114,32 @@ func TestPuzzleUnknownBoard(t *testing.T) {
 	}
 	if ps, _ := h.store.PuzzleStats("toroidal", "test:alice"); ps.Failed != 0 || len(ps.Tried) != 1 {
 		t.Fatalf("stats %+v", ps)
+	}
+}
+
+// TestEveryStockPuzzleAccepted: the shipped solution of every puzzle of
+// every board is accepted move by move, and once a player has had them
+// all the board says so.
+func TestEveryStockPuzzleAccepted(t *testing.T) {
+	h := newHarness(t, Limits{CommandsPer10s: 100000})
+	for _, vid := range engine.Variants() {
+		ps, err := puzzle.Stock(vid)
+		if err != nil || len(ps) == 0 {
+			t.Fatalf("%s: %d puzzles, %v", vid, len(ps), err)
+		}
+		for range ps {
+			pz := givenPuzzle(t, h, "alice", vid)
+			for i := 0; i < len(pz.Line); i += 2 {
+				r := h.ok("alice", "/puzzle "+pz.Line[i])
+				if last := i+1 == len(pz.Line); last != strings.Contains(r.Text, "solved!") {
+					t.Fatalf("%s step %d: %q", pz.ID, i/2+1, r.Text)
+				}
+			}
+		}
+		st, _ := h.store.PuzzleStats(vid, "test:alice")
+		if st.Solved != len(ps) || st.Streak != len(ps) {
+			t.Errorf("%s: %+v after solving all %d", vid, st, len(ps))
+		}
+		h.refused("alice", "/puzzle "+vid, "You have tried all")
 	}
 }
