@@ -56,12 +56,12 @@ func (s *Service) cmdPuzzle(c *call) []Reply {
 		}
 		return s.newPuzzle(c, v)
 	}
-	if c.arg("variant") != "" {
-		return s.fail(c, "%s /puzzle [variant] gives a puzzle; /puzzle <move> answers it.", unknownVariant(word))
-	}
-	// Not a board: a move, if there is a puzzle to answer.
+	// Not a board: a move, if there is a puzzle to answer (also typed in
+	// Discord's variant field).
 	if _, open, err := s.store.OpenPuzzle(c.User.ID, c.Channel); err != nil {
 		return s.internal(c, err)
+	} else if !open && c.arg("variant") != "" {
+		return s.fail(c, "%s /puzzle [variant] gives a puzzle; /puzzle <move> answers it.", unknownVariant(word))
 	} else if !open {
 		return s.fail(c, "You have no open puzzle here to answer, and %q is no board I know. /puzzle [variant] gives a puzzle; variants: %s.", word, strings.Join(engine.Variants(), ", "))
 	}

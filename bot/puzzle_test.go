@@ -105,8 +105,9 @@ func TestPuzzleUnknownBoard(t *testing.T) {
 	h := newHarness(t, Limits{CommandsPer10s: 1000})
 	h.refused("alice", "/puzzle variant:xyz", `I don't know the variant "xyz"`)
 	h.refused("alice", "/puzzle nonsense", `You have no open puzzle here to answer, and "nonsense" is no board I know.`)
+	// With a puzzle open, the word is taken for an answer and refused.
 	pz := givenPuzzle(t, h, "alice", "toroidal")
-	h.refused("alice", "/puzzle variant:xyz", `I don't know the variant "xyz"`)
+	h.refused("alice", "/puzzle variant:xyz", "Puzzle "+pz.ID)
 	h.refused("alice", "/puzzle nonsense", "Puzzle "+pz.ID)
 	st, open, err := h.store.OpenPuzzle("test:alice", "test:chan")
 	if !open || err != nil || st.Puzzle != pz.ID || st.Step != 0 {
