@@ -39,8 +39,9 @@ import (
 //
 //	cd bench && go test -run XXX -bench Scale -benchtime 1x -timeout 30m
 //
-// TOPOCHESS_BENCH_GAMES: games played at once, a list (default 4,32);
-// TOPOCHESS_BENCH_PHASE: length of one measured phase (default 15s);
+// TOPOCHESS_BENCH_GAMES: games played at once, a list (default
+// 2,8,32,96); TOPOCHESS_BENCH_PHASE: length of one measured phase
+// (default 12s);
 // TOPOCHESS_BENCH_ROUNDS: rounds over all setups and loads (default 2);
 // TOPOCHESS_BENCH_RAMP: the players of the warm-up arrive over this time
 // (default 5s; 0s: every pair challenges at once).
@@ -56,8 +57,8 @@ func BenchmarkScale(b *testing.B) {
 	if os.Getenv(pgtest.SkipEnv) != "" {
 		b.Skipf("%s is set: BenchmarkScale needs PostgreSQL", pgtest.SkipEnv)
 	}
-	loads := envInts(b, "TOPOCHESS_BENCH_GAMES", []int{4, 32})
-	phase := 15 * time.Second
+	loads := envInts(b, "TOPOCHESS_BENCH_GAMES", []int{2, 8, 32, 96})
+	phase := 12 * time.Second
 	if v := os.Getenv("TOPOCHESS_BENCH_PHASE"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
