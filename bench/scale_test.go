@@ -223,11 +223,18 @@ func scale(b *testing.B, loads []int, phase, ramp time.Duration, rounds int) {
 		}
 	}
 	fmt.Printf("\nBenchmarkScale: %d rounds of %v per setup and load, %d cores, load average now %s\n", rounds, phase, runtime.NumCPU(), loadAvg())
+	printResults(b, setups, loads, func(s *setup, games int) *stats { return results[key(s, games)] })
+	b.ReportMetric(0, "ns/op")
+}
+
+// printResults prints the table docs/performance.md shows, and reports
+// each setup's rate and p99 as benchmark metrics.
+func printResults(b *testing.B, setups []*setup, loads []int, results func(*setup, int) *stats) {
 	fmt.Println("| setup | games at once | commands | cmds/s | games ended/s | p50 | p99 | p99 POST only | failed | server CPU per command (bot + db) | harness CPU per command |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, games := range loads {
 		for _, s := range setups {
-			st := results[key(s, games)]
+			st := results(s, games)
 			n := len(st.samples)
 			full := make([]time.Duration, n)
 			post := make([]time.Duration, n)
@@ -250,10 +257,9 @@ func scale(b *testing.B, loads []int, phase, ramp time.Duration, rounds int) {
 	fmt.Println("load averages after each phase:")
 	for _, games := range loads {
 		for _, s := range setups {
-			fmt.Printf("  %s, %d games: %s\n", s.name, games, strings.Join(results[key(s, games)].loadAvgs, "; "))
+			fmt.Printf("  %s, %d games: %s\n", s.name, games, strings.Join(results(s, games).loadAvgs, "; "))
 		}
 	}
-	b.ReportMetric(0, "ns/op")
 }
 
 // phaseResult is one phase of one setup.
