@@ -61,8 +61,21 @@ func pgVersion(initdb string) int {
 	return n
 }
 
-// Start creates and starts a server. The caller stops it with Stop.
-func Start() (*Server, error) {
+// Options change how Start runs the server.
+type Options struct {
+	// Durable keeps PostgreSQL's own durability settings (fsync,
+	// synchronous commit, full-page writes, its default shared buffers),
+	// as a real server runs: for measurements, where commit time counts.
+	// Tests leave it off and run faster.
+	Durable bool
+}
+
+// Start creates and starts a server for tests (durability off). The
+// caller stops it with Stop.
+func Start() (*Server, error) { return StartWith(Options{}) }
+
+// StartWith is Start with options.
+func StartWith(o Options) (*Server, error) {
 	if os.Getenv(SkipEnv) != "" {
 		return nil, ErrSkip
 	}
@@ -111,9 +124,11 @@ func Start() (*Server, error) {
 		s.Stop()
 		return nil, fmt.Errorf("initdb: %w\n%s", err, out)
 	}
-	// The socket only, in dir; durability is not what these tests are about.
-	opts := "-c listen_addresses='' -c unix_socket_directories=" + dir +
-		" -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=16MB"
+	// The socket only, in dir; durability is not what tests are about.
+	opts := "-c listen_addresses='' -c unix_socket_directories=" + dir + " -c max_connections=200"
+	if !o.Durable {
+		opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=16MB"
+	}
 	if out, err := s.run("pg_ctl", "-D", data, "-l", filepath.Join(dir, "log"), "-o", opts, "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "log"))
 		s.Stop()
@@ -130,6 +145,41 @@ func (s *Server) run(name string, args ...string) ([]byte, error) {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.cred}
 	}
 	return cmd.CombinedOutput()
+}
+
+// PIDs are the server's processes now: the postmaster first, then its
+// children (one per connection, and the background workers), so a
+// measurement can add up the CPU time the server used.
+func (s *Server) PIDs() []int {
+	b, err := os.ReadFile(filepath.Join(s.dir, "data", "postmaster.pid"))
+	if err != nil {
+		return nil
+	}
+	first, _, _ := strings.Cut(string(b), "\n")
+	pm, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil {
+		return nil
+	}
+	pids := []int{pm}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// The command name in parentheses may hold spaces and
+		// parentheses; the fields after the last ")" are fixed: state,
+		// then the parent's pid.
+		i := strings.LastIndexByte(string(b), ')')
+		f := strings.Fields(string(b)[i+1:])
+		if i < 0 || len(f) < 2 || f[1] != strconv.Itoa(pm) {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(st))); err == nil {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // URL is the connection string of database db.
