@@ -89,6 +89,22 @@ func (a *auth) login(now time.Time) string {
 	return tok
 }
 
+// put and drop apply a login or logout made on another process.
+func (a *auth) put(key [32]byte, exp time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.sessions[key]; !ok && len(a.sessions) >= maxLogins {
+		return // a login made here is kept over one made elsewhere
+	}
+	a.sessions[key] = exp
+}
+
+func (a *auth) drop(key [32]byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.sessions, key)
+}
+
 func (a *auth) logout(r *http.Request) {
 	if c, err := r.Cookie(authCookie); err == nil {
 		key := sha256.Sum256([]byte(c.Value))
@@ -156,8 +172,10 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.auth.fails.reset(from)
+	tok := s.auth.login(now)
+	s.shareLogin(tok, false)
 	http.SetCookie(w, &http.Cookie{
-		Name: authCookie, Value: s.auth.login(now), Path: "/",
+		Name: authCookie, Value: tok, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secure(r),
 		MaxAge: int(s.opt.SessionTTL / time.Second),
 	})
@@ -186,6 +204,9 @@ func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request) {
 func (s *Server) postLogout(w http.ResponseWriter, r *http.Request) {
 	if s.auth != nil {
 		s.auth.logout(r)
+		if c, err := r.Cookie(authCookie); err == nil {
+			s.shareLogin(c.Value, true)
+		}
 		http.SetCookie(w, &http.Cookie{Name: authCookie, Value: "", Path: "/", HttpOnly: true,
 			SameSite: http.SameSiteStrictMode, Secure: s.secure(r), MaxAge: -1})
 	}
