@@ -39,6 +39,11 @@ func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) e
 	// restarts and in every process serving it.
 	if st := storeOf(ctx); st != nil {
 		opt.Names = st
+		// On PostgreSQL, every process serving the chat shares its events,
+		// sessions and pictures (docs/scaling.md); bbolt has one process.
+		if sh, ok := st.(web.Shared); ok {
+			opt.Shared = sh
+		}
 	}
 	srv, err := web.New(h, opt)
 	if err != nil {
