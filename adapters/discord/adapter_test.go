@@ -1,8 +1,8 @@
 package discord
 
 import (
-	"encoding/json"
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/png"
 	"slices"
