@@ -122,6 +122,7 @@ var envOverrides = []struct {
 	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
 	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},
 	{"TOPOCHESS_OPS_LISTEN", func(c *Config, v string) { c.Ops.Listen = v }},
+	{"TOPOCHESS_DISCORD_APP_ID", func(c *Config, v string) { c.Discord.AppID = v }},
 	{"TOPOCHESS_WEB_ALLOW_PLAIN_HTTP", func(c *Config, v string) { c.Web.AllowPlainHTTP = v == "true" || v == "1" }},
 }
 
