@@ -15,8 +15,9 @@ var ErrLockHeld = errors.New("held by another process")
 // the returned release is not called, on a connection of its own: the lock
 // lives exactly as long as that connection, so a process that dies (even
 // by SIGKILL) lets go of it when the server notices the connection gone.
-// It answers ErrLockHeld at once when another process holds it.
-func (p *Postgres) HoldLock(name string) (release func(), err error) {
+// Any number of processes may hold it shared; one alone exclusively. It
+// answers ErrLockHeld at once when that cannot be had.
+func (p *Postgres) HoldLock(name string, shared bool) (release func(), err error) {
 	ctx, cancel := p.ctx()
 	defer cancel()
 	conn, err := pgx.ConnectConfig(ctx, p.pool.Config().ConnConfig.Copy())
@@ -24,7 +25,11 @@ func (p *Postgres) HoldLock(name string) (release func(), err error) {
 		return nil, fmt.Errorf("storage: postgres: %w", err)
 	}
 	var got bool
-	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, "lock\x1f"+name).Scan(&got); err != nil {
+	q := `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`
+	if shared {
+		q = `SELECT pg_try_advisory_lock_shared(hashtextextended($1, 0))`
+	}
+	if err := conn.QueryRow(ctx, q, "lock\x1f"+name).Scan(&got); err != nil {
 		_ = conn.Close(context.Background())
 		return nil, fmt.Errorf("storage: postgres: %w", err)
 	}

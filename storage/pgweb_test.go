@@ -144,26 +144,43 @@ func TestPostgresWebLogExpiryAndPictures(t *testing.T) {
 }
 
 // A lock held by one process is refused to another until the first
-// lets it go.
+// lets it go; a shared lock is had by many, and keeps the exclusive one
+// out.
 func TestPostgresHoldLock(t *testing.T) {
 	open := freshPostgres(t)
 	a, b := open(t).(*Postgres), open(t).(*Postgres)
-	release, err := a.HoldLock("telegram")
+	release, err := a.HoldLock("telegram", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.HoldLock("telegram"); !errors.Is(err, ErrLockHeld) {
+	if _, err := b.HoldLock("telegram", false); !errors.Is(err, ErrLockHeld) {
 		t.Fatalf("second holder: %v, want ErrLockHeld", err)
 	}
-	other, err := b.HoldLock("something else")
+	if _, err := b.HoldLock("telegram", true); !errors.Is(err, ErrLockHeld) {
+		t.Fatalf("shared beside an exclusive holder: %v, want ErrLockHeld", err)
+	}
+	other, err := b.HoldLock("something else", false)
 	if err != nil {
 		t.Fatalf("another lock: %v", err)
 	}
 	other()
 	release()
-	again, err := b.HoldLock("telegram")
+	s1, err := a.HoldLock("telegram", true)
 	if err != nil {
-		t.Fatalf("after release: %v", err)
+		t.Fatalf("shared after release: %v", err)
+	}
+	s2, err := b.HoldLock("telegram", true)
+	if err != nil {
+		t.Fatalf("shared twice: %v", err)
+	}
+	if _, err := b.HoldLock("telegram", false); !errors.Is(err, ErrLockHeld) {
+		t.Fatalf("exclusive beside shared holders: %v, want ErrLockHeld", err)
+	}
+	s1()
+	s2()
+	again, err := b.HoldLock("telegram", false)
+	if err != nil {
+		t.Fatalf("after every release: %v", err)
 	}
 	again()
 }
