@@ -238,7 +238,7 @@ func (s *Server) shareLogin(tok string, out bool) {
 	if s.opt.Shared == nil {
 		return
 	}
-	d := sha256.Sum256([]byte(tok))
+	d := s.auth.key(tok)
 	if out {
 		s.appendLog(s.opt.SessionTTL, logRecord{Kind: "logout", Digest: d[:]})
 		return

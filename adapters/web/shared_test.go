@@ -18,10 +18,10 @@ import (
 	"topochess/storage/pgtest"
 )
 
-// sharedChats starts n chats, each with the real bot on its own
-// connection pool to one throwaway PostgreSQL database and its own
-// address, as n processes would run; it returns their base URLs.
-func sharedChats(t *testing.T, n int, opt Options) []string {
+// sharedChats starts a chat per options, each with the real bot on its
+// own connection pool to one throwaway PostgreSQL database and its own
+// address, as that many processes would run; it returns their base URLs.
+func sharedChats(t *testing.T, opts ...Options) []string {
 	t.Helper()
 	srv, err := pgtest.Start()
 	if errors.Is(err, pgtest.ErrSkip) {
@@ -36,7 +36,7 @@ func sharedChats(t *testing.T, n int, opt Options) []string {
 		t.Fatal(err)
 	}
 	var urls []string
-	for range n {
+	for _, opt := range opts {
 		p, err := storage.OpenPostgres(dbURL, storage.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -73,7 +73,7 @@ func sharedChats(t *testing.T, n int, opt Options) []string {
 // drawn by one is served by the other, a tab's session works on either,
 // and a page that reconnects to the other process resumes where it was.
 func TestSharedChatAcrossProcesses(t *testing.T) {
-	urls := sharedChats(t, 2, Options{})
+	urls := sharedChats(t, Options{}, Options{})
 	a, b := urls[0], urls[1]
 	alice, bob := join(t, a, "alice", "lobby"), join(t, b, "bob", "lobby")
 	alice.listen(0)
@@ -138,11 +138,11 @@ func TestSharedChatAcrossProcesses(t *testing.T) {
 	}
 }
 
-// A password login made on one process is valid on the other, and a
-// logout on one ends it on both.
+// A password login made on one process is valid on the other, but not
+// on one started with a new password; a logout on one ends it on both.
 func TestSharedChatLogins(t *testing.T) {
-	urls := sharedChats(t, 2, Options{Password: "pw"})
-	a, b := urls[0], urls[1]
+	urls := sharedChats(t, Options{Password: "pw"}, Options{Password: "pw"}, Options{Password: "new"})
+	a, b, renewed := urls[0], urls[1], urls[2]
 	jar, _ := cookiejar.New(nil)
 	c := &http.Client{Jar: jar, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := c.PostForm(a+"/login", url.Values{"password": {"pw"}})
@@ -155,8 +155,10 @@ func TestSharedChatLogins(t *testing.T) {
 	if len(cookies) == 0 {
 		t.Fatal("no login cookie")
 	}
-	ub, _ := url.Parse(b)
-	jar.SetCookies(ub, cookies) // the same address behind a proxy
+	for _, other := range []string{b, renewed} {
+		u, _ := url.Parse(other)
+		jar.SetCookies(u, cookies) // the same address behind a proxy
+	}
 	status := func(base string) int {
 		t.Helper()
 		resp, err := c.Get(base + "/api/commands")
@@ -168,6 +170,9 @@ func TestSharedChatLogins(t *testing.T) {
 	}
 	if got := status(b); got != 200 {
 		t.Fatalf("logged in on a, on b: %d", got)
+	}
+	if got := status(renewed); got != http.StatusUnauthorized {
+		t.Errorf("logged in under the old password, on a process with a new one: %d", got)
 	}
 	req, _ := http.NewRequest("POST", a+"/logout", nil)
 	if resp, err = c.Do(req); err != nil {
