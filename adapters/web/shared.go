@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"topochess/bot"
@@ -93,6 +94,8 @@ type follower struct {
 	mu   sync.Mutex
 	last int64
 	wake chan struct{}
+	// looked is when lookAgain last read the log (unix nanoseconds).
+	looked atomic.Int64
 }
 
 func (f *follower) kick() {
@@ -279,11 +282,21 @@ func (s *Server) image(id string) (*storedImage, bool) {
 }
 
 // lookAgain reads the log at once when a session, login or button is not
-// known here: it may have been made on another process a moment ago.
+// known here: it may have been made on another process a moment ago. At
+// most one such read per lookAgainEvery: requests with made-up tokens
+// must not keep the database and the log's reader busy (a real one made
+// elsewhere arrives by notification within milliseconds anyway).
 func (s *Server) lookAgain() bool {
 	if s.opt.Shared == nil {
+		return false
+	}
+	now := time.Now().UnixNano()
+	last := s.follow.looked.Load()
+	if now-last < int64(lookAgainEvery) || !s.follow.looked.CompareAndSwap(last, now) {
 		return false
 	}
 	s.catchUp()
 	return true
 }
+
+const lookAgainEvery = 20 * time.Millisecond
