@@ -184,3 +184,49 @@ func TestPostgresHoldLock(t *testing.T) {
 	}
 	again()
 }
+
+// The listener's connection is cut (a database restart, a network
+// failure): it connects again and wakes its reader, which then finds
+// what was appended while nobody listened.
+func TestPostgresWebLogListenerReconnects(t *testing.T) {
+	open := freshPostgres(t)
+	w, r := open(t).(*Postgres), open(t).(*Postgres)
+	ctx, cancel := context.WithCancel(context.Background())
+	woken := make(chan struct{}, 16)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = r.ListenWebLog(ctx, func() { woken <- struct{}{} })
+	}()
+	defer func() { cancel(); <-done }()
+	wait := func(what string) {
+		t.Helper()
+		select {
+		case <-woken:
+		case <-time.After(15 * time.Second):
+			t.Fatalf("no wake %s", what)
+		}
+	}
+	wait("after connecting")
+	tag, err := w.pool.Exec(context.Background(), `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE datname = current_database() AND query = 'LISTEN '||$1`, WebLogChannel)
+	if err != nil || tag.RowsAffected() != 1 {
+		t.Fatalf("cutting the listener: %v (%d)", err, tag.RowsAffected())
+	}
+	if err := w.AppendWebLog([][]byte{[]byte("while away")}, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wait("after reconnecting")
+	var got []string
+	if _, err := r.ReadWebLog(0, 10, time.Now(), func(_ int64, d []byte) { got = append(got, string(d)) }); err != nil || fmt.Sprint(got) != "[while away]" {
+		t.Fatalf("read %v, %v", got, err)
+	}
+	// And it listens again.
+	for len(woken) > 0 {
+		<-woken
+	}
+	if err := w.AppendWebLog([][]byte{[]byte("after")}, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	wait("for a record appended after reconnecting")
+}
