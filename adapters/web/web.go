@@ -70,7 +70,8 @@ type Options struct {
 	// picture). Default render.New().
 	Renderer *render.Renderer
 	// Shared, when set, is the log several processes serving this chat
-	// share (shared.go); nil: this process is the whole chat.
+	// share (shared.go); Run reads it, so the chat shows nothing without
+	// Run. nil: this process is the whole chat.
 	Shared Shared
 	// Logger receives request failures (default: discard).
 	Logger *slog.Logger

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,6 +20,31 @@ import (
 
 // Helpers for the tests that run several real topochess serve processes
 // on one PostgreSQL database and talk to them as browsers do.
+
+var (
+	binOnce sync.Once
+	binDir  string
+	binErr  error
+)
+
+// servingBinary builds topochess once for the tests that run several
+// serve processes (TestMain removes it).
+func servingBinary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		if binDir, binErr = os.MkdirTemp("", "topochess-bin-"); binErr != nil {
+			return
+		}
+		out, err := exec.Command("go", "build", "-o", filepath.Join(binDir, "topochess"), ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return filepath.Join(binDir, "topochess")
+}
 
 // serveProc is one running `topochess serve`.
 type serveProc struct {

@@ -16,7 +16,7 @@ import (
 // end per game and one rating change per player — 0 lost, 0 duplicated.
 func TestTwoServesRace(t *testing.T) {
 	dbURL := pgDatabase(t)
-	bin := buildTopochess(t)
+	bin := servingBinary(t)
 	a, b := startServe(t, bin, dbURL), startServe(t, bin, dbURL)
 	db, err := storage.OpenPostgres(dbURL, storage.Options{})
 	if err != nil {

@@ -18,7 +18,7 @@ import (
 // game has none of them.)
 func TestTwoServesOneGame(t *testing.T) {
 	dbURL := pgDatabase(t)
-	bin := buildTopochess(t)
+	bin := servingBinary(t)
 	a, b := startServe(t, bin, dbURL), startServe(t, bin, dbURL)
 
 	alice := joinTab(t, a.web, "alice", "lobby", "")
