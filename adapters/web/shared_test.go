@@ -132,6 +132,19 @@ func TestSharedChatAcrossProcesses(t *testing.T) {
 	}
 	bob.until("said", "/move e5")
 	alice.until("said", "/move e5")
+	// What the bot answers alice alone stays hers on every process.
+	aliceOnB.say("/help")
+	alice.until("reply", "/challenge")
+	aliceOnB.say("over to you")
+	for {
+		e := bob.next()
+		if e.Private || e.Kind == "said" && e.Text == "/help" {
+			t.Fatalf("bob sees alice's private %s %q", e.Kind, e.Text)
+		}
+		if e.Kind == "chat" && e.Text == "over to you" {
+			break
+		}
+	}
 	// A name taken on one process is taken on the other.
 	if code, _ := postJSON(t, b+"/api/join", "", map[string]string{"name": "alice", "room": "lobby"}); code != http.StatusForbidden {
 		t.Errorf("alice's name on the other process without her secret: %d", code)
