@@ -230,3 +230,39 @@ func TestPostgresWebLogListenerReconnects(t *testing.T) {
 	}
 	wait("for a record appended after reconnecting")
 }
+
+// BenchmarkWebLogAcrossProcesses: one web chat event from one process to
+// another's reader, one at a time: append (lock, insert, NOTIFY), the
+// notification, and the read.
+func BenchmarkWebLogAcrossProcesses(b *testing.B) {
+	open := freshPostgres(b)
+	w, r := open(b).(*Postgres), open(b).(*Postgres)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	woken := make(chan struct{}, 1)
+	go func() {
+		_ = r.ListenWebLog(ctx, func() {
+			select {
+			case woken <- struct{}{}:
+			default:
+			}
+		})
+	}()
+	<-woken
+	rec := []byte(`{"k":"event","room":"lobby","event":{"kind":"chat","from":"alice","text":"e4 is the move"}}`)
+	var last int64
+	b.ResetTimer()
+	for range b.N {
+		if err := w.AppendWebLog([][]byte{rec}, time.Now().Add(time.Hour)); err != nil {
+			b.Fatal(err)
+		}
+		for n := 0; n == 0; {
+			<-woken
+			var err error
+			n, err = r.ReadWebLog(last, 10, time.Now(), func(id int64, _ []byte) { last = id })
+			if err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
