@@ -115,8 +115,7 @@ func (s *Server) publish(room string, e *event, btns ...logButton) {
 		s.hub.publish(room, e)
 		return
 	}
-	to := e.to
-	s.appendLog(logEventTTL, logRecord{Kind: "event", Room: room, Event: e, To: to, Buttons: btns})
+	s.appendLog(logEventTTL, logRecord{Kind: "event", Room: room, Event: e, To: e.to, Buttons: btns})
 }
 
 func (s *Server) appendLog(ttl time.Duration, recs ...logRecord) {
