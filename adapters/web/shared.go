@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"topochess/bot"
@@ -94,8 +93,8 @@ type follower struct {
 	mu   sync.Mutex
 	last int64
 	wake chan struct{}
-	// looked is when lookAgain last read the log (unix nanoseconds).
-	looked atomic.Int64
+	// readAt is when the last read of the log started.
+	readAt time.Time
 }
 
 func (f *follower) kick() {
@@ -144,9 +143,14 @@ func storedOf(b logButton, room string) *storedButton {
 
 // catchUp reads and applies the records not yet applied.
 func (s *Server) catchUp() {
+	s.follow.mu.Lock()
+	defer s.follow.mu.Unlock()
+	s.catchUpLocked()
+}
+
+func (s *Server) catchUpLocked() {
 	f := s.follow
-	f.mu.Lock()
-	defer f.mu.Unlock()
+	f.readAt = time.Now()
 	for {
 		n, err := s.opt.Shared.ReadWebLog(f.last, logPage, s.opt.Now(), func(id int64, data []byte) {
 			f.last = id
@@ -281,21 +285,19 @@ func (s *Server) image(id string) (*storedImage, bool) {
 }
 
 // lookAgain reads the log at once when a session, login or button is not
-// known here: it may have been made on another process a moment ago. At
-// most one such read per lookAgainEvery: requests with made-up tokens
-// must not keep the database and the log's reader busy (a real one made
-// elsewhere arrives by notification within milliseconds anyway).
+// known here: it may have been made on another process a moment ago. A
+// read that started after the caller asked serves it too, so however
+// many requests come with made-up tokens, each process reads the log
+// once at a time for them, and the log's reader still gets its turns.
 func (s *Server) lookAgain() bool {
 	if s.opt.Shared == nil {
 		return false
 	}
-	now := time.Now().UnixNano()
-	last := s.follow.looked.Load()
-	if now-last < int64(lookAgainEvery) || !s.follow.looked.CompareAndSwap(last, now) {
-		return false
+	asked := time.Now()
+	s.follow.mu.Lock()
+	defer s.follow.mu.Unlock()
+	if !s.follow.readAt.After(asked) {
+		s.catchUpLocked()
 	}
-	s.catchUp()
 	return true
 }
-
-const lookAgainEvery = 20 * time.Millisecond

@@ -9,6 +9,8 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -198,5 +200,43 @@ func TestSharedChatLogins(t *testing.T) {
 			t.Fatal("logged out on a, still logged in on b")
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// slowLog is a shared log whose reads take a while and are counted.
+type slowLog struct {
+	Shared
+	reads atomic.Int32
+}
+
+func (l *slowLog) ReadWebLog(after int64, limit int, now time.Time, fn func(int64, []byte)) (int, error) {
+	l.reads.Add(1)
+	time.Sleep(20 * time.Millisecond)
+	return 0, nil
+}
+
+// Many requests at once with tokens nobody made: each process reads the
+// log once at a time for them, not once each.
+func TestSharedLookAgainCoalesces(t *testing.T) {
+	log := &slowLog{}
+	s, err := New(newFakeBot(t), Options{Shared: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 50
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			s.lookAgain()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if r := log.reads.Load(); r < 1 || r > 5 {
+		t.Errorf("%d reads of the log for %d lookups at once; want 1 to 5", r, n)
 	}
 }
