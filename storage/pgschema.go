@@ -90,6 +90,18 @@ CREATE TABLE web_names (key text COLLATE "C" PRIMARY KEY, data bytea NOT NULL);`
 	PRIMARY KEY (kind, k1, k2));
 CREATE INDEX keyed_at ON keyed (kind, at_ns) WHERE at_ns IS NOT NULL;
 INSERT INTO counters VALUES ('button', 0);`,
+	// 3: the web chat's shared log (pgweb.go): what one process's web
+	// chat shows, read by every process serving the same chat, and the
+	// pictures those events show. Both expire; nothing here is migrated.
+	`CREATE TABLE web_log (id bigserial PRIMARY KEY, expires_ns bigint NOT NULL, data bytea NOT NULL);
+CREATE INDEX web_log_expires ON web_log (expires_ns);
+CREATE TABLE web_images (
+	id text COLLATE "C" PRIMARY KEY,
+	at_ns bigint NOT NULL,
+	expires_ns bigint NOT NULL,
+	meta bytea NOT NULL,
+	data bytea NOT NULL);
+CREATE INDEX web_images_at ON web_images (at_ns);`,
 }
 
 // SchemaVersion is the schema version this binary writes and reads.

@@ -58,6 +58,8 @@ func New(cfg Config, h bot.Handler, log *slog.Logger) (*Adapter, error) {
 	// Interactions arrive whatever the intents; asking for none keeps the
 	// gateway quiet and needs no privileged intent.
 	s.Identify.Intents = dg.IntentsNone
+	// discordgo puts the shard into its Identify when there are several.
+	s.ShardID, s.ShardCount = cfg.ShardID, max(cfg.ShardCount, 1)
 	// 429s come back to call, which waits only while the deadline allows.
 	// (discordgo still sleeps before a request whose bucket it knows to be
 	// exhausted; interaction callbacks each have their own bucket, so only
@@ -113,8 +115,12 @@ func (a *Adapter) Run(ctx context.Context) error {
 }
 
 func (a *Adapter) runGateway(ctx context.Context) error {
-	if err := a.retry(ctx, "register commands", a.register); err != nil {
-		return err
+	// The commands are the application's, not a shard's: one shard
+	// registers them for all.
+	if a.cfg.ShardID == 0 {
+		if err := a.retry(ctx, "register commands", a.register); err != nil {
+			return err
+		}
 	}
 	if err := a.retry(ctx, "open gateway", func(context.Context) error { return a.s.Open() }); err != nil {
 		return err

@@ -2,6 +2,7 @@ package discord
 
 import (
 	"bytes"
+	"encoding/json"
 	"image"
 	"image/png"
 	"slices"
@@ -90,6 +91,47 @@ func TestRegistersCommandsAndIdentifies(t *testing.T) {
 			id := e.f.waitGateway(2, 1)
 			if jstr(map[string]any{"d": jsonRaw(id.Data)}, "d", "token") != "Bot "+testToken {
 				t.Errorf("identify: %s", id.Data)
+			}
+		})
+	}
+}
+
+// A process running one shard of several says which in its Identify,
+// and leaves registering the commands to shard 0; a single process sends
+// no shard at all.
+func TestShardInIdentify(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		id, count int
+		want      string
+		registers bool
+	}{
+		{"one process", 0, 0, "", true},
+		{"shard 0 of 2", 0, 2, "[0,2]", true},
+		{"shard 2 of 3", 2, 3, "[2,3]", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := start(t, handlerFunc(func(bot.Command) []bot.Reply { return nil }), func(c *Config) { c.ShardID, c.ShardCount = tc.id, tc.count })
+			id := e.f.waitGateway(2, 1)
+			var d struct {
+				Shard json.RawMessage `json:"shard"`
+			}
+			if err := json.Unmarshal(id.Data, &d); err != nil {
+				t.Fatal(err)
+			}
+			if string(d.Shard) != tc.want {
+				t.Errorf("identify carries shard %s, want %q: %s", d.Shard, tc.want, id.Data)
+			}
+			puts := 0
+			for _, r := range e.f.all() {
+				if r.Method == "PUT" {
+					puts++
+				}
+			}
+			if (puts > 0) != tc.registers {
+				t.Errorf("%d command registrations; registers %v", puts, tc.registers)
 			}
 		})
 	}

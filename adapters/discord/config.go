@@ -37,6 +37,11 @@ type Config struct {
 	// endpoint. When set, interactions come only there and no gateway
 	// connection is made; "" for the gateway.
 	InteractionsListen string
+	// ShardID and ShardCount split the gateway between processes: this
+	// one gets the events of the guilds with (guild_id >> 22) % ShardCount
+	// == ShardID (and direct messages on shard 0). ShardCount 0 or 1 is
+	// one process for every guild.
+	ShardID, ShardCount int
 
 	// DeferAfter is how long a command may take before the adapter
 	// acknowledges it and follows up later (default 1.2 s). Discord
@@ -73,6 +78,27 @@ func (c *Config) validate() error {
 		if _, err := publicKey(c.PublicKey); err != nil {
 			return err
 		}
+	}
+	return CheckShard(c.ShardID, c.ShardCount, c.InteractionsListen)
+}
+
+// maxShards is far above what a bot needs (Discord asks for a shard per
+// 2,500 guilds), low enough to catch a typo.
+const maxShards = 4096
+
+// CheckShard refuses a shard setting that cannot work, in words that name
+// the configuration keys (the configuration loader checks it early).
+func CheckShard(id, count int, interactionsListen string) error {
+	c := Config{ShardID: id, ShardCount: count, InteractionsListen: interactionsListen}
+	switch {
+	case c.ShardCount < 0 || c.ShardCount > maxShards:
+		return fmt.Errorf("discord: discord.shard_count is the number of gateway shards, between 1 and %d (0: one process for every guild), not %d", maxShards, c.ShardCount)
+	case c.ShardCount <= 1 && c.ShardID != 0:
+		return fmt.Errorf("discord: discord.shard_id %d needs discord.shard_count above it (shard ids run from 0 to shard_count-1)", c.ShardID)
+	case c.ShardID < 0 || c.ShardCount > 1 && c.ShardID >= c.ShardCount:
+		return fmt.Errorf("discord: discord.shard_id must be between 0 and discord.shard_count-1 (%d), not %d", c.ShardCount-1, c.ShardID)
+	case c.ShardCount > 1 && c.InteractionsListen != "":
+		return errors.New("discord: discord.shard_id/shard_count are for the gateway; with discord.interactions_listen every process takes any interaction, so leave them unset")
 	}
 	return nil
 }

@@ -20,6 +20,13 @@ func TestConfigRefusals(t *testing.T) {
 		{"bad base URL", func(c *Config) { c.RESTBaseURL = "127.0.0.1:80" }, "rest_base_url"},
 		{"endpoint without key", func(c *Config) { c.InteractionsListen = ":8081" }, "public_key"},
 		{"short key", func(c *Config) { c.InteractionsListen, c.PublicKey = ":8081", "abcd" }, "public_key"},
+		{"negative shard count", func(c *Config) { c.ShardCount = -1 }, "shard_count is the number of gateway shards"},
+		{"shard without a count", func(c *Config) { c.ShardID = 1 }, "needs discord.shard_count above it"},
+		{"shard beyond the count", func(c *Config) { c.ShardID, c.ShardCount = 2, 2 }, "between 0 and discord.shard_count-1 (1), not 2"},
+		{"negative shard", func(c *Config) { c.ShardID, c.ShardCount = -1, 2 }, "not -1"},
+		{"shards on the endpoint", func(c *Config) {
+			c.ShardID, c.ShardCount, c.InteractionsListen, c.PublicKey = 0, 2, ":8081", strings.Repeat("ab", 32)
+		}, "are for the gateway"},
 	} {
 		c := good
 		tc.edit(&c)

@@ -61,6 +61,9 @@ func (s *Server) sessionToken(w http.ResponseWriter, r *http.Request) (se sessio
 		tok = r.URL.Query().Get("s")
 	}
 	se, ok = s.sess.get(tok, s.opt.Now())
+	if !ok && tok != "" && s.lookAgain() {
+		se, ok = s.sess.get(tok, s.opt.Now())
+	}
 	if !ok {
 		writeJSON(w, http.StatusUnauthorized, map[string]any{"error": "please join again", "rejoin": true})
 	}
@@ -117,7 +120,9 @@ func (s *Server) apiJoin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u := webUser(name)
-	tok := s.sess.add(&session{user: u, room: room, last: s.opt.Now()})
+	se := &session{user: u, room: room, last: s.opt.Now()}
+	tok := s.sess.add(se)
+	s.shareSession(tok, se)
 	writeJSON(w, http.StatusOK, joinResponse{Token: tok, User: u.ID, Name: u.Name, Room: room, Secret: secret})
 }
 
@@ -162,7 +167,7 @@ func (s *Server) apiSend(w http.ResponseWriter, r *http.Request) {
 			jsonError(w, http.StatusTooManyRequests, fmt.Sprintf("You are typing faster than the chat allows; wait %d s.", int(wait/time.Second)+1))
 			return
 		}
-		s.hub.publish(se.room, &event{Kind: "chat", From: se.user.Name, Text: line, Time: s.millis()})
+		s.publish(se.room, &event{Kind: "chat", From: se.user.Name, Text: line, Time: s.millis()})
 		writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
 		return
 	}
@@ -192,6 +197,9 @@ func (s *Server) apiPress(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b, found := s.btns.get(req.Button)
+	if !found && req.Button != "" && s.lookAgain() {
+		b, found = s.btns.get(req.Button)
+	}
 	switch {
 	case !found || b.room != se.room:
 		jsonError(w, http.StatusGone, "That button is gone; type the command instead.")
@@ -241,7 +249,7 @@ func (s *Server) apiClick(w http.ResponseWriter, r *http.Request) {
 	if !readJSON(w, r, &req) {
 		return
 	}
-	img, found := s.images.get(req.Image)
+	img, found := s.image(req.Image)
 	if !found {
 		jsonError(w, http.StatusGone, "That picture is too old; type /board for a fresh one.")
 		return
@@ -364,7 +372,7 @@ func writeEvent(w http.ResponseWriter, e *event) error {
 
 func (s *Server) serveImage(w http.ResponseWriter, r *http.Request) {
 	id := strings.TrimSuffix(strings.TrimSuffix(r.PathValue("id"), ".png"), ".gif")
-	img, ok := s.images.get(id)
+	img, ok := s.image(id)
 	if !ok {
 		http.Error(w, "picture gone", http.StatusNotFound)
 		return

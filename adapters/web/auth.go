@@ -12,17 +12,19 @@ import (
 
 // auth guards a chat opened to other machines with one shared password.
 // Each login gets a session of its own: a random token in a cookie,
-// valid for a limited time, ended by logging out. Sessions live in
-// memory, so a restart (which a new password needs) ends them all.
+// valid for a limited time, ended by logging out or by a new password
+// (which a restart brings). Sessions live in memory, and with a shared
+// log in its records too (under the same digests), so that every
+// process knows them.
 type auth struct {
 	password [32]byte // SHA-256, so comparing takes the same time whatever the length
 	ttl      time.Duration
 	mu       sync.Mutex
-	// sessions is keyed by the SHA-256 of each token: a copy of the map
+	// sessions is keyed by a SHA-256 of each token (key): a copy of the map
 	// (a heap dump, a debugger) holds no usable cookie, and looking a
 	// cookie up compares digests, so its timing tells nothing about
 	// what a valid token starts with.
-	sessions map[[32]byte]time.Time // SHA-256(token) → expiry
+	sessions map[[32]byte]time.Time // key(token) → expiry
 	// fails throttles wrong passwords per client address; one address
 	// guessing never slows the others.
 	fails *limiter
@@ -49,7 +51,7 @@ func (a *auth) ok(r *http.Request, now time.Time) bool {
 	if err != nil {
 		return false
 	}
-	key := sha256.Sum256([]byte(c.Value))
+	key := a.key(c.Value)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	exp, found := a.sessions[key]
@@ -58,6 +60,14 @@ func (a *auth) ok(r *http.Request, now time.Time) bool {
 		return false
 	}
 	return found
+}
+
+// key is what a login is kept under: a SHA-256 of the token and the
+// password, so a login made under another password (kept in a shared
+// log, see shared.go) is never valid again: changing the password ends
+// every login, in memory or in the database.
+func (a *auth) key(tok string) [32]byte {
+	return sha256.Sum256(append(a.password[:], tok...))
 }
 
 func (a *auth) check(password string) bool {
@@ -85,13 +95,29 @@ func (a *auth) login(now time.Time) string {
 			delete(a.sessions, soonest)
 		}
 	}
-	a.sessions[sha256.Sum256([]byte(tok))] = now.Add(a.ttl)
+	a.sessions[a.key(tok)] = now.Add(a.ttl)
 	return tok
+}
+
+// put and drop apply a login or logout made on another process.
+func (a *auth) put(key [32]byte, exp time.Time) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if _, ok := a.sessions[key]; !ok && len(a.sessions) >= maxLogins {
+		return // a login made here is kept over one made elsewhere
+	}
+	a.sessions[key] = exp
+}
+
+func (a *auth) drop(key [32]byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	delete(a.sessions, key)
 }
 
 func (a *auth) logout(r *http.Request) {
 	if c, err := r.Cookie(authCookie); err == nil {
-		key := sha256.Sum256([]byte(c.Value))
+		key := a.key(c.Value)
 		a.mu.Lock()
 		delete(a.sessions, key)
 		a.mu.Unlock()
@@ -156,8 +182,10 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.auth.fails.reset(from)
+	tok := s.auth.login(now)
+	s.shareLogin(tok, false)
 	http.SetCookie(w, &http.Cookie{
-		Name: authCookie, Value: s.auth.login(now), Path: "/",
+		Name: authCookie, Value: tok, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: s.secure(r),
 		MaxAge: int(s.opt.SessionTTL / time.Second),
 	})
@@ -186,6 +214,9 @@ func (s *Server) serveLogout(w http.ResponseWriter, r *http.Request) {
 func (s *Server) postLogout(w http.ResponseWriter, r *http.Request) {
 	if s.auth != nil {
 		s.auth.logout(r)
+		if c, err := r.Cookie(authCookie); err == nil {
+			s.shareLogin(c.Value, true)
+		}
 		http.SetCookie(w, &http.Cookie{Name: authCookie, Value: "", Path: "/", HttpOnly: true,
 			SameSite: http.SameSiteStrictMode, Secure: s.secure(r), MaxAge: -1})
 	}

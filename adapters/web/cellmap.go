@@ -51,7 +51,7 @@ func (s *Server) pictureMap(img *storedImage) (*render.CellMap, *engine.Variant,
 
 // serveMap answers GET /api/map/{id}: the JSON cell map of a board picture.
 func (s *Server) serveMap(w http.ResponseWriter, r *http.Request) {
-	img, ok := s.images.get(r.PathValue("id"))
+	img, ok := s.image(r.PathValue("id"))
 	if !ok {
 		jsonError(w, http.StatusNotFound, "That picture is too old; type /board for a fresh one.")
 		return

@@ -205,8 +205,13 @@ func (h *hub) publish(roomName string, evs ...*event) {
 		return
 	}
 	for _, e := range evs {
-		h.seq++
-		e.Seq = h.seq
+		// Events from a shared log come numbered by it.
+		if e.Seq == 0 {
+			h.seq++
+			e.Seq = h.seq
+		} else {
+			h.seq = max(h.seq, e.Seq)
+		}
 		r.last = e.Seq
 		r.history = append(r.history, e)
 		n := e.size()

@@ -8,7 +8,6 @@ import (
 	"image"
 	_ "image/gif" // replays
 	_ "image/png"
-	"maps"
 	"slices"
 	"sync"
 	"time"
@@ -55,8 +54,17 @@ func (st *imageStore) add(img *bot.Image) (string, *storedImage) {
 		si.w, si.h = cfg.Width, cfg.Height
 	}
 	id := newID()
+	st.put(id, si)
+	return id, si
+}
+
+// put stores a picture under its id (one another process drew, too).
+func (st *imageStore) put(id string, si *storedImage) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if _, ok := st.m[id]; ok {
+		return
+	}
 	st.m[id] = si
 	st.order = append(st.order, id)
 	st.bytes += cap(si.png) // what the slice holds, not only what it shows
@@ -67,7 +75,6 @@ func (st *imageStore) add(img *bot.Image) (string, *storedImage) {
 		st.bytes -= cap(st.m[old].png)
 		delete(st.m, old)
 	}
-	return id, si
 }
 
 func (st *imageStore) get(id string) (*storedImage, bool) {
@@ -101,14 +108,18 @@ func newButtonStore(max int) *buttonStore {
 	return &buttonStore{m: map[string]*storedButton{}, byKey: map[string][]string{}, max: max}
 }
 
-func (st *buttonStore) add(b bot.Button, key, room string) string {
-	id := newID()
+// put stores a button under its id; a button already known is kept as
+// it is (it may have been retired since).
+func (st *buttonStore) put(id string, b *storedButton) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.m[id] = &storedButton{label: b.Label, command: b.Command, args: maps.Clone(b.Args), forUser: b.For, key: key, room: room}
+	if _, ok := st.m[id]; ok {
+		return
+	}
+	st.m[id] = b
 	st.order = append(st.order, id)
-	if key != "" {
-		st.byKey[key] = append(st.byKey[key], id)
+	if b.key != "" {
+		st.byKey[b.key] = append(st.byKey[b.key], id)
 	}
 	for len(st.order) > st.max {
 		old := st.order[0]
@@ -123,7 +134,6 @@ func (st *buttonStore) add(b bot.Button, key, room string) string {
 		}
 		delete(st.m, old)
 	}
-	return id
 }
 
 // get returns a copy of a button, so callers need no lock.
@@ -177,9 +187,16 @@ func newSessionStore(max int) *sessionStore {
 
 func (st *sessionStore) add(s *session) string {
 	id := newID()
+	st.put(sha256.Sum256([]byte(id)), s)
+	return id
+}
+
+// put keeps a session under its token's digest (one another process
+// made, too).
+func (st *sessionStore) put(key [32]byte, s *session) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if len(st.m) >= st.max {
+	if _, ok := st.m[key]; !ok && len(st.m) >= st.max {
 		// Forget the tab idle the longest; it joins again by itself.
 		var oldest *[32]byte
 		for k, v := range st.m {
@@ -191,8 +208,7 @@ func (st *sessionStore) add(s *session) string {
 			delete(st.m, *oldest)
 		}
 	}
-	st.m[sha256.Sum256([]byte(id))] = s
-	return id
+	st.m[key] = s
 }
 
 func (st *sessionStore) get(id string, now time.Time) (session, bool) {

@@ -111,7 +111,7 @@ func (s *Server) run(se session, cmd bot.Command, said string) (refused bool) {
 	if private {
 		echo.to = se.user.ID
 	}
-	s.hub.publish(se.room, echo)
+	s.publish(se.room, echo)
 	for _, r := range replies {
 		s.deliver(se, r)
 	}
@@ -133,12 +133,12 @@ func (s *Server) deliver(se session, r bot.Reply) {
 		// The stale note goes to everyone in each room that showed those
 		// buttons, even when the reply itself is private.
 		for _, where := range s.btns.retire(r.Supersedes) {
-			s.hub.publish(where, &event{Kind: "stale", Stale: r.Supersedes, Time: s.millis()})
+			s.publish(where, &event{Kind: "stale", Stale: r.Supersedes, Time: s.millis()})
 		}
 	}
 	for _, ed := range r.Edits {
 		// The page changes the text of the newest message with that key.
-		s.hub.publish(room, &event{Kind: "edit", Key: ed.Key, Text: ed.Text, Time: s.millis()})
+		s.publish(room, &event{Kind: "edit", Key: ed.Key, Text: ed.Text, Time: s.millis()})
 	}
 	if r.EditOnly() {
 		return
@@ -149,16 +149,19 @@ func (s *Server) deliver(se session, r bot.Reply) {
 	}
 	if r.Image != nil && len(r.Image.PNG) > 0 {
 		id, si := s.images.add(r.Image)
+		s.shareImage(id, si)
 		e.Image = &imageRef{
 			URL: imageURL(id, si.contentType), ID: id, W: si.w, H: si.h, Alt: r.Image.Alt,
 			Board: r.Image.Game != "" && r.Image.Variant != "",
 		}
 	}
+	var defs []logButton
 	for _, b := range r.Buttons {
-		id := s.btns.add(b, r.Key, room)
+		id := newID()
+		defs = append(defs, logButton{ID: id, Label: b.Label, Command: b.Command, Args: b.Args, For: b.For, Key: r.Key})
 		e.Buttons = append(e.Buttons, buttonRef{ID: id, Label: b.Label, Style: b.Style, For: b.For})
 	}
-	s.hub.publish(room, e)
+	s.publish(room, e, defs...)
 }
 
 // Send delivers a reply the bot produced on its own (clock reminders, loss

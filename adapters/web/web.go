@@ -69,6 +69,10 @@ type Options struct {
 	// bot's painter (its size does not matter: maps are scaled to each
 	// picture). Default render.New().
 	Renderer *render.Renderer
+	// Shared, when set, is the log several processes serving this chat
+	// share (shared.go); Run reads it, so the chat shows nothing without
+	// Run. nil: this process is the whole chat.
+	Shared Shared
 	// Logger receives request failures (default: discard).
 	Logger *slog.Logger
 	// Now is the clock (tests replace it).
@@ -102,6 +106,8 @@ type Server struct {
 	// localOnly refuses Host headers that are not loopback names, so a
 	// page elsewhere cannot reach a loopback-bound chat by DNS rebinding.
 	localOnly bool
+	// follow reads the shared log (nil without one).
+	follow *follower
 	// listening is for Connected: true while Run serves.
 	listening atomic.Bool
 }
@@ -182,6 +188,9 @@ func New(h bot.Handler, opt Options) (*Server, error) {
 	if opt.Password != "" {
 		s.auth = newAuth(opt.Password, opt.SessionTTL)
 	}
+	if opt.Shared != nil {
+		s.follow = &follower{wake: make(chan struct{}, 1)}
+	}
 	s.routes()
 	return s, nil
 }
@@ -249,7 +258,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// Served over HTTPS by us: browsers should never try plain HTTP.
 		h.Set("Strict-Transport-Security", "max-age=31536000")
 	}
-	if s.auth != nil && r.URL.Path != "/login" && !strings.HasPrefix(r.URL.Path, "/static/") && !s.auth.ok(r, s.opt.Now()) {
+	if s.auth != nil && r.URL.Path != "/login" && !strings.HasPrefix(r.URL.Path, "/static/") && !s.loggedIn(r) {
 		if strings.HasPrefix(r.URL.Path, "/api/") || strings.HasPrefix(r.URL.Path, "/img/") {
 			jsonError(w, http.StatusUnauthorized, "login needed")
 			return
@@ -258,6 +267,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mux.ServeHTTP(w, r)
+}
+
+// loggedIn reports whether the request carries a valid login, made here
+// or (with a shared log) on another process.
+func (s *Server) loggedIn(r *http.Request) bool {
+	if s.auth.ok(r, s.opt.Now()) {
+		return true
+	}
+	if _, err := r.Cookie(authCookie); err != nil || !s.lookAgain() {
+		return false
+	}
+	return s.auth.ok(r, s.opt.Now())
 }
 
 func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
@@ -287,6 +308,12 @@ func (s *Server) Run(ctx context.Context, ready func(url string)) error {
 		return fmt.Errorf("web chat: %w", err)
 	}
 	ln = newCapListener(ln, s.opt.MaxConnections)
+	if s.opt.Shared != nil {
+		// What the log holds first (recent events, sessions, logins),
+		// so the first pages find their rooms and tabs.
+		s.catchUp()
+		go s.followLog(ctx)
+	}
 	srv := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 5 * time.Second,

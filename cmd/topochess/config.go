@@ -8,11 +8,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"gopkg.in/yaml.v3"
 
+	"topochess/adapters/discord"
 	"topochess/bot"
 	"topochess/engine/search"
 	"topochess/render"
@@ -77,6 +79,10 @@ type Config struct {
 		RESTBaseURL        string   `yaml:"rest_base_url"`
 		PublicKey          string   `yaml:"public_key"`
 		InteractionsListen string   `yaml:"interactions_listen"`
+		// ShardID and ShardCount split the gateway between processes
+		// (docs/scaling.md).
+		ShardID    int `yaml:"shard_id"`
+		ShardCount int `yaml:"shard_count"`
 	} `yaml:"discord"`
 	Telegram struct {
 		Token         Secret `yaml:"token"`
@@ -116,7 +122,18 @@ var envOverrides = []struct {
 	{"TOPOCHESS_STORAGE_PATH", func(c *Config, v string) { c.Storage.Path = v }},
 	{"TOPOCHESS_WEB_LISTEN", func(c *Config, v string) { c.Web.Listen = v }},
 	{"TOPOCHESS_OPS_LISTEN", func(c *Config, v string) { c.Ops.Listen = v }},
+	{"TOPOCHESS_DISCORD_APP_ID", func(c *Config, v string) { c.Discord.AppID = v }},
 	{"TOPOCHESS_WEB_ALLOW_PLAIN_HTTP", func(c *Config, v string) { c.Web.AllowPlainHTTP = v == "true" || v == "1" }},
+}
+
+// envNumbers are whole numbers set from the environment: one process of
+// several gets its shard this way from the same file.
+var envNumbers = []struct {
+	name, key string
+	set       func(*Config, int)
+}{
+	{"TOPOCHESS_DISCORD_SHARD_ID", "discord.shard_id", func(c *Config, n int) { c.Discord.ShardID = n }},
+	{"TOPOCHESS_DISCORD_SHARD_COUNT", "discord.shard_count", func(c *Config, n int) { c.Discord.ShardCount = n }},
 }
 
 // loadConfig reads the file (when path is not "") and then the
@@ -143,6 +160,15 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 			e.set(cfg, v)
 		}
 	}
+	for _, e := range envNumbers {
+		if v := getenv(e.name); v != "" {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return nil, fmt.Errorf("config: %s (%s) must be a whole number, not %q", e.name, e.key, v)
+			}
+			e.set(cfg, n)
+		}
+	}
 	if cfg.Storage.Path == "" {
 		return nil, errors.New("config: storage.path must not be empty")
 	}
@@ -162,6 +188,11 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	}
 	if err := cfg.checkOps(); err != nil {
 		return nil, err
+	}
+	if d := cfg.Discord; d.ShardID != 0 || d.ShardCount != 0 {
+		if err := discord.CheckShard(d.ShardID, d.ShardCount, d.InteractionsListen); err != nil {
+			return nil, fmt.Errorf("config: %w", err)
+		}
 	}
 	// Wider pictures cost render time for nothing (Telegram shrinks photos
 	// to 1280 px) and, the height being up to 1.8× the width, approach

@@ -61,12 +61,33 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 		{"images:\n  size: 5000\n", "images.size is the picture width"},
 		{"images:\n  size: -1\n", "images.size"},
 		{"images:\n  size: 10\n", "images.size"},
+		{"discord:\n  shard_id: 3\n  shard_count: 2\n", "discord.shard_id must be between 0 and discord.shard_count-1 (1), not 3"},
+		{"discord:\n  shard_id: 1\n", "needs discord.shard_count above it"},
+		{"discord:\n  shard_count: -2\n", "discord.shard_count is the number of gateway shards"},
+		{"discord:\n  shard_id: one\n", "`one` into int"},
 	} {
 		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("config %q: error %v, want %q", tc.body, err, tc.want)
 		}
 	}
+	// One file for every process, the shard from each one's environment.
+	env["TOPOCHESS_DISCORD_SHARD_ID"], env["TOPOCHESS_DISCORD_SHARD_COUNT"] = "1", " 4"
+	if cfg, err := loadConfig(write("s.yaml", "discord:\n  shard_count: 2\n"), getenv); err != nil || cfg.Discord.ShardID != 1 || cfg.Discord.ShardCount != 4 {
+		t.Errorf("shard from the environment: %v, %+v", err, cfg)
+	} else if dc := discordConfig(cfg); dc.ShardID != 1 || dc.ShardCount != 4 {
+		t.Errorf("shard not passed to the adapter: %d/%d", dc.ShardID, dc.ShardCount)
+	}
+	env["TOPOCHESS_DISCORD_SHARD_ID"] = "first"
+	if _, err := loadConfig(write("s.yaml", ""), getenv); err == nil || !strings.Contains(err.Error(), `TOPOCHESS_DISCORD_SHARD_ID (discord.shard_id) must be a whole number, not "first"`) {
+		t.Errorf("a shard id that is not a number: %v", err)
+	}
+	env["TOPOCHESS_DISCORD_SHARD_ID"] = "4"
+	if _, err := loadConfig(write("s.yaml", ""), getenv); err == nil || !strings.Contains(err.Error(), "not 4") {
+		t.Errorf("a shard id beyond the count: %v", err)
+	}
+	delete(env, "TOPOCHESS_DISCORD_SHARD_ID")
+	delete(env, "TOPOCHESS_DISCORD_SHARD_COUNT")
 	if _, err := loadConfig(filepath.Join(dir, "missing.yaml"), getenv); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("missing file: %v", err)
 	}

@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 	if pgSrv != nil {
 		pgSrv.Stop()
 	}
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
 	os.Exit(code)
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -125,9 +126,15 @@ func serveControl(ctx context.Context, backend storage.Backend, log *slog.Logger
 	return func() { <-done }
 }
 
+// serveFlags are serve's flags (deploy_test.go checks deploy/compose.yaml
+// against them).
+func serveFlags(stderr io.Writer) (fs *flag.FlagSet, configPath *string) {
+	fs = newFlagSet("serve", stderr)
+	return fs, fs.String("config", "", "config file (YAML)")
+}
+
 func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	fs := newFlagSet("serve", stderr)
-	configPath := fs.String("config", "", "config file (YAML)")
+	fs, configPath := serveFlags(stderr)
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, stdout, stderr, err)
 	}

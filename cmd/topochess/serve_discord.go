@@ -23,6 +23,8 @@ func discordConfig(cfg *Config) discord.Config {
 		RESTBaseURL:        d.RESTBaseURL,
 		PublicKey:          d.PublicKey,
 		InteractionsListen: d.InteractionsListen,
+		ShardID:            d.ShardID,
+		ShardCount:         d.ShardCount,
 	}
 }
 

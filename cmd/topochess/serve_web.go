@@ -21,24 +21,34 @@ func webEnabled(cfg *Config) bool {
 	return cfg.Web.Listen != "" || cfg.Discord.Token == "" && cfg.Telegram.Token == ""
 }
 
-func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error {
+// webOptions maps the web section onto the chat's options.
+func webOptions(cfg *Config, log *slog.Logger) web.Options {
 	// Clicks are mapped with the layout the bot draws from; the size is
 	// the bot's too, though the adapter scales clicks either way.
 	r := render.New()
 	if cfg.Images.Size > 0 {
 		r.Width = cfg.Images.Size
 	}
-	opt := web.Options{
+	return web.Options{
 		Listen: cfg.Web.Listen, Password: string(cfg.Web.Password),
 		TLSCert: cfg.Web.TLSCert, TLSKey: cfg.Web.TLSKey, AllowPlainHTTP: cfg.Web.AllowPlainHTTP,
 		TrustedProxies: cfg.Web.TrustedProxies, SessionTTL: cfg.Web.SessionTTL,
 		ReadTimeout: cfg.Web.ReadTimeout, MaxConnections: cfg.Web.MaxConnections,
 		Renderer: r, Logger: log,
 	}
+}
+
+func runWeb(ctx context.Context, cfg *Config, h bot.Handler, log *slog.Logger) error {
+	opt := webOptions(cfg, log)
 	// Name claims live in the database, so a name stays its owner's across
 	// restarts and in every process serving it.
 	if st := storeOf(ctx); st != nil {
 		opt.Names = st
+		// On PostgreSQL, every process serving the chat shares its events,
+		// sessions and pictures (docs/scaling.md); bbolt has one process.
+		if sh, ok := st.(web.Shared); ok {
+			opt.Shared = sh
+		}
 	}
 	srv, err := web.New(h, opt)
 	if err != nil {

@@ -1,0 +1,41 @@
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// ErrLockHeld: another process holds the lock asked for.
+var ErrLockHeld = errors.New("held by another process")
+
+// HoldLock takes a session-level advisory lock named name for as long as
+// the returned release is not called, on a connection of its own: the lock
+// lives exactly as long as that connection, so a process that dies (even
+// by SIGKILL) lets go of it when the server notices the connection gone.
+// Any number of processes may hold it shared; one alone exclusively. It
+// answers ErrLockHeld at once when that cannot be had.
+func (p *Postgres) HoldLock(name string, shared bool) (release func(), err error) {
+	ctx, cancel := p.ctx()
+	defer cancel()
+	conn, err := pgx.ConnectConfig(ctx, p.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return nil, fmt.Errorf("storage: postgres: %w", err)
+	}
+	var got bool
+	q := `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`
+	if shared {
+		q = `SELECT pg_try_advisory_lock_shared(hashtextextended($1, 0))`
+	}
+	if err := conn.QueryRow(ctx, q, "lock\x1f"+name).Scan(&got); err != nil {
+		_ = conn.Close(context.Background())
+		return nil, fmt.Errorf("storage: postgres: %w", err)
+	}
+	if !got {
+		_ = conn.Close(context.Background())
+		return nil, ErrLockHeld
+	}
+	return func() { _ = conn.Close(context.Background()) }, nil
+}
