@@ -48,6 +48,12 @@ var suite = []struct {
 	{"Reviews", suiteReviews},
 	{"Puzzles", suitePuzzles},
 	{"OperationsCounts", suiteOperationsCounts},
+	{"JobsClaimedOnce", suiteJobsClaimedOnce},
+	{"ExpiredLeaseTakenOver", suiteExpiredLeaseTakenOver},
+	{"ReleasedLeaseClaimable", suiteReleasedLeaseClaimable},
+	{"JobRevisions", suiteJobRevisions},
+	{"ClockJobs", suiteClockJobs},
+	{"OutboxClaimed", suiteOutboxClaimed},
 }
 
 func runSuite(t *testing.T, fresh func(t testing.TB) opener) {
