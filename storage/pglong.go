@@ -244,7 +244,9 @@ func outboxSeq(id string) (int64, bool) {
 
 // PutOutgoing writes records on their own.
 func (p *Postgres) PutOutgoing(now time.Time, out ...*Outgoing) error {
-	return p.update(func(ctx context.Context, tx pgx.Tx) error { return pgPutOutgoing(ctx, tx, out, "", now, p.leaseAt(now)) })
+	return p.update(func(ctx context.Context, tx pgx.Tx) error {
+		return pgPutOutgoing(ctx, tx, out, "", now, p.leaseAt(now))
+	})
 }
 
 // ReplaceOutgoing deletes the records done and writes out, in one
