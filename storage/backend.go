@@ -72,7 +72,7 @@ type Backend interface {
 	MoveChannel(from, to string) (games, challenges int, err error)
 
 	LeaseOwner() string
-	AddJob(j Job) (added bool, err error)
+	AddJob(j Job, claim bool) (added bool, err error)
 	ClaimJobs(kind string, now time.Time, n int) ([]Job, error)
 	EndJob(j Job, done bool) error
 	RenewLeases(now time.Time) (int, error)

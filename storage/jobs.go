@@ -116,9 +116,10 @@ func newMemJobs(db *bolt.DB, lease time.Duration) (*memJobs, error) {
 func (s *Store) LeaseOwner() string { return s.jobs.owner }
 
 // AddJob schedules a job unless one of its kind and key with the same or
-// a higher Rev exists (added false). The lease is taken from j: empty for
-// any process to claim, or held by the caller, who starts on it at once.
-func (s *Store) AddJob(j Job) (bool, error) {
+// a higher Rev exists (added false). With claim the job is leased to this
+// store from j.Due (its adder starts on it at once); without, any process
+// may claim it.
+func (s *Store) AddJob(j Job, claim bool) (bool, error) {
 	if j.Kind == JobClock {
 		return false, errClockJob
 	}
@@ -130,6 +131,10 @@ func (s *Store) AddJob(j Job) (bool, error) {
 		return false, nil
 	}
 	c := j
+	c.LockedBy, c.LockedUntil = "", time.Time{}
+	if claim {
+		c.LockedBy, c.LockedUntil = m.owner, j.Due.Add(m.lease)
+	}
 	m.jobs[k] = &c
 	return true, nil
 }

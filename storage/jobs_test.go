@@ -28,7 +28,7 @@ func addJobs(t *testing.T, s Backend, kind string, n int, due time.Time) []strin
 	var keys []string
 	for i := range n {
 		k := fmt.Sprintf("g%02d", i)
-		if added, err := s.AddJob(Job{Kind: kind, Key: k, Rev: 1, Due: due.Add(time.Duration(i-n) * time.Millisecond)}); err != nil || !added {
+		if added, err := s.AddJob(Job{Kind: kind, Key: k, Rev: 1, Due: due.Add(time.Duration(i-n) * time.Millisecond)}, false); err != nil || !added {
 			t.Fatalf("add %s: %v %v", k, added, err)
 		}
 		keys = append(keys, k)
@@ -59,6 +59,10 @@ func suiteJobsClaimedOnce(t *testing.T, open opener) {
 					return
 				}
 				mu.Lock()
+				if len(got) > 2*len(want) {
+					mu.Unlock()
+					return // handed out again and again: the check below fails
+				}
 				for _, j := range js {
 					if j.LockedBy != s.LeaseOwner() || !j.LockedUntil.After(now) {
 						t.Errorf("claimed %+v, owner %s", j, s.LeaseOwner())
@@ -75,7 +79,7 @@ func suiteJobsClaimedOnce(t *testing.T, open opener) {
 		t.Fatalf("claimed %d jobs %v, want each of %d once", len(got), got, len(want))
 	}
 	// Not yet due: not claimed.
-	if _, err := a.AddJob(Job{Kind: JobBotMove, Key: "later", Rev: 1, Due: now.Add(time.Hour)}); err != nil {
+	if _, err := a.AddJob(Job{Kind: JobBotMove, Key: "later", Rev: 1, Due: now.Add(time.Hour)}, false); err != nil {
 		t.Fatal(err)
 	}
 	if js, _ := b.ClaimJobs(JobBotMove, now, 10); len(js) != 0 {
@@ -165,20 +169,17 @@ func suiteReleasedLeaseClaimable(t *testing.T, open opener) {
 // newer job alone.
 func suiteJobRevisions(t *testing.T, open opener) {
 	s := open(t)
-	add := func(rev uint64, by string, want bool) {
+	add := func(rev uint64, claim bool, want bool) {
 		t.Helper()
-		j := Job{Kind: JobBotMove, Key: "g1", Rev: rev, Due: t0, LockedBy: by}
-		if by != "" {
-			j.LockedUntil = t0.Add(time.Hour)
-		}
-		if added, err := s.AddJob(j); err != nil || added != want {
+		j := Job{Kind: JobBotMove, Key: "g1", Rev: rev, Due: t0}
+		if added, err := s.AddJob(j, claim); err != nil || added != want {
 			t.Fatalf("add rev %d: %v %v, want %v", rev, added, err, want)
 		}
 	}
-	add(2, "", true)
-	add(2, "", false)
-	add(1, "", false)
-	add(3, s.LeaseOwner(), true) // taken by its adder
+	add(2, false, true)
+	add(2, false, false)
+	add(1, false, false)
+	add(3, true, true) // taken by its adder
 	if got, _ := s.ClaimJobs(JobBotMove, t0, 10); len(got) != 0 {
 		t.Fatalf("claimed a job its adder holds: %+v", got)
 	}
@@ -188,7 +189,7 @@ func suiteJobRevisions(t *testing.T, open opener) {
 	if err := s.EndJob(Job{Kind: JobBotMove, Key: "g1", Rev: 2}, false); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := s.ClaimJobs(JobBotMove, t0.Add(2*time.Hour), 10)
+	got, _ := s.ClaimJobs(JobBotMove, t0.Add(DefaultLease+time.Second), 10)
 	if len(got) != 1 || got[0].Rev != 3 {
 		t.Fatalf("the newer job after ending an older: %+v", got)
 	}
@@ -199,7 +200,7 @@ func suiteJobRevisions(t *testing.T, open opener) {
 	if st := jobStat(t, s, JobBotMove, t0.Add(3*time.Hour)); st.Due != 0 {
 		t.Fatalf("a void job is left: %+v", st)
 	}
-	if _, err := s.AddJob(Job{Kind: JobClock, Key: "g1", Due: t0}); !errors.Is(err, errClockJob) {
+	if _, err := s.AddJob(Job{Kind: JobClock, Key: "g1", Due: t0}, false); !errors.Is(err, errClockJob) {
 		t.Fatalf("adding a clock job by hand: %v", err)
 	}
 }

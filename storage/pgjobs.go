@@ -39,20 +39,21 @@ func nsOrNil(t time.Time) *int64 {
 }
 
 // AddJob schedules a job unless one of its kind and key with the same or
-// a higher Rev exists (added false); the lease is taken from j.
-func (p *Postgres) AddJob(j Job) (bool, error) {
+// a higher Rev exists (added false); with claim, leased to this handle.
+func (p *Postgres) AddJob(j Job, claim bool) (bool, error) {
 	if j.Kind == JobClock {
 		return false, errClockJob
 	}
 	var by *string
-	if j.LockedBy != "" {
-		by = &j.LockedBy
+	var until *int64
+	if claim {
+		by, until = &p.owner, nsOrNil(j.Due.Add(p.lease))
 	}
 	ctx, cancel := p.ctx()
 	defer cancel()
 	tag, err := p.pool.Exec(ctx, `INSERT INTO jobs (kind, key, rev, due_ns, locked_by, locked_until_ns) VALUES ($1, $2, $3, $4, $5, $6)
 		ON CONFLICT (kind, key) DO UPDATE SET rev = $3, due_ns = $4, locked_by = $5, locked_until_ns = $6 WHERE jobs.rev < $3`,
-		j.Kind, j.Key, int64(j.Rev), j.Due.UnixNano(), by, nsOrNil(j.LockedUntil))
+		j.Kind, j.Key, int64(j.Rev), j.Due.UnixNano(), by, until)
 	return tag.RowsAffected() > 0, err
 }
 
