@@ -262,3 +262,98 @@ func mapValues(m map[string]bool) []bool {
 	}
 	return out
 }
+
+// Outbox records on one database shared by two processes (two connection
+// pools): a second process starting posts nothing the first is still
+// posting; what the first hands back on a graceful stop is posted by the
+// second at once, and what it leaves by dying, once its lease ran out;
+// each record once.
+func TestOutboxPostedByOneProcess(t *testing.T) {
+	url := pgURL(t)
+	quiet := slog.New(slog.DiscardHandler)
+	open := func() *storage.Postgres {
+		p, err := storage.OpenPostgres(url, storage.Options{Lease: holderLease, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	pgA, pgB := open(), open()
+	// Process A: its clock is real time (a second on per command).
+	h := &harness{t: t, now: time.Now()}
+	h.cfg = Config{Limits: Limits{CommandsPer10s: 1000}, Painter: &render.Renderer{Long: 64}, Now: h.clock, Coin: func() bool { return true }, Logger: quiet}
+	h.svc = New(pgA, h.cfg)
+	h.svc.Undelivered("test")
+	g := h.startGame("standard")
+	h.ok("alice", "/move e4 game:"+g)
+	if n, _ := pgA.OutboxCount(); n != 2 {
+		t.Fatalf("%d outbox records, want the start and the move", n)
+	}
+
+	// Process B starts while A is posting those.
+	var mu sync.Mutex
+	posted := map[string]int{}
+	b := New(pgB, Config{Painter: &render.Renderer{Long: 64}, Logger: quiet})
+	b.Notify("test", func(r Reply) {
+		mu.Lock()
+		posted[r.Outbox]++
+		mu.Unlock()
+		b.Delivered(r, nil)
+	})
+	if left := b.Undelivered("test"); len(left) != 0 {
+		t.Fatalf("a second process took the first one's replies: %s", dump(left))
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	loop := make(chan struct{})
+	go func() {
+		defer close(loop)
+		b.RunClock(ctx, 50*time.Millisecond)
+	}()
+	defer func() {
+		stop()
+		<-loop
+	}()
+	count := func() (records, posts int) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, n := range posted {
+			records, posts = records+1, posts+n
+		}
+		return records, posts
+	}
+	waitPosted := func(want int, within time.Duration) {
+		t.Helper()
+		for start := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+			if r, _ := count(); r >= want {
+				return
+			}
+			if time.Since(start) > within {
+				r, p := count()
+				t.Fatalf("%d records posted (%d posts), want %d", r, p, want)
+			}
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	if r, _ := count(); r != 0 {
+		t.Fatalf("posted %d records under the first process's lease", r)
+	}
+	// A stops gracefully: its leases are released and B posts at once.
+	h.svc.ReleaseJobs()
+	waitPosted(2, 2*time.Second)
+
+	// A writes another and dies: B posts it once the lease ran out.
+	h.ok("bob", "/move e5 game:"+g)
+	died := time.Now()
+	waitPosted(3, 10*time.Second)
+	if took := time.Since(died); took < holderLease/2 {
+		t.Errorf("posted %v after the writer died, before its lease ran out", took)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if r, p := count(); r != 3 || p != 3 {
+		t.Errorf("%d records in %d posts, want each of 3 once", r, p)
+	}
+	if n, _ := pgA.OutboxCount(); n != 0 {
+		t.Errorf("%d records left", n)
+	}
+}
