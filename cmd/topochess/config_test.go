@@ -61,6 +61,7 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 		{"images:\n  size: 5000\n", "images.size is the picture width"},
 		{"images:\n  size: -1\n", "images.size"},
 		{"images:\n  size: 10\n", "images.size"},
+		{"storage:\n  job_lease: 1s\n", "storage.job_lease must be at least 3s"},
 	} {
 		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

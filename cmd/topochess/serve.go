@@ -93,9 +93,9 @@ func memoryLimit(cfg *Config) int64 {
 // storage.postgres_url is set, else the bbolt file.
 func openStore(cfg *Config, log *slog.Logger) (storage.Backend, error) {
 	if cfg.Storage.PostgresURL != "" {
-		return storage.OpenPostgres(string(cfg.Storage.PostgresURL), storage.Options{Logger: log})
+		return storage.OpenPostgres(string(cfg.Storage.PostgresURL), storage.Options{Logger: log, Lease: cfg.Storage.JobLease})
 	}
-	return storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log})
+	return storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log, Lease: cfg.Storage.JobLease})
 }
 
 // storageName says where the records are, for messages; never the URL,
