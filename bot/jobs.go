@@ -114,14 +114,19 @@ func botJob(game string, rev uint64) storage.Job {
 }
 
 // addBotJob records that the computer is to move in a game at a revision.
-// A running pool takes the job itself (its lease) and queues it; with
-// none, any process may claim it.
-func (s *Service) addBotJob(game string, rev uint64, now time.Time, mine bool) {
+// A running pool takes the job itself (mine: its lease); with none, any
+// process may claim it. It reports false when another process holds that
+// very job: the search is that process's.
+func (s *Service) addBotJob(game string, rev uint64, now time.Time, mine bool) bool {
 	j := botJob(game, rev)
 	j.Due = now
-	if _, err := s.store.AddJob(j, mine); err != nil {
+	added, err := s.store.AddJob(j, mine)
+	if err != nil {
+		// The search goes ahead here; the next resume writes the job.
 		s.log.Error("bot: add job", "game", game, "err", err)
+		return true
 	}
+	return added || !mine
 }
 
 // endBotJob ends a task's job: done unless the pool stopped under it, in
@@ -165,10 +170,10 @@ func (s *Service) claimBotJobs(now time.Time) {
 			}
 			continue
 		}
-		if rec.Rev != j.Rev {
+		if rec.Rev != j.Rev && !s.addBotJob(rec.ID, rec.Rev, now, true) {
 			// The game moved on since the job was written and the computer
-			// is to move again: the job is for the revision it is now.
-			s.addBotJob(rec.ID, rec.Rev, now, true)
+			// is to move again; another process has that job.
+			continue
 		}
 		s.log.Info("bot: taking up a move", "game", rec.ID, "rev", rec.Rev)
 		s.ai.enqueue(rec.ID, rec.Rev)

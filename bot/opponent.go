@@ -281,8 +281,7 @@ func (s *Service) resumeBotGames(now time.Time) {
 // botTurn queues the bot's answer when a saved game waits for it: the
 // job is this process's (it starts on it at once) when its workers run.
 func (s *Service) botTurn(rec *storage.Game) {
-	if rec.BotLevel > 0 && rec.Active() && botToMove(rec) {
-		s.addBotJob(rec.ID, rec.Rev, s.now(), s.ai.active())
+	if rec.BotLevel > 0 && rec.Active() && botToMove(rec) && s.addBotJob(rec.ID, rec.Rev, s.now(), s.ai.active()) {
 		s.ai.enqueue(rec.ID, rec.Rev)
 	}
 }

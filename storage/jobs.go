@@ -117,8 +117,10 @@ func (s *Store) LeaseOwner() string { return s.jobs.owner }
 
 // AddJob schedules a job unless one of its kind and key with the same or
 // a higher Rev exists (added false). With claim the job is leased to this
-// store from j.Due (its adder starts on it at once); without, any process
-// may claim it.
+// store from j.Due (its adder starts on it at once), and a job of the same
+// Rev is taken over unless another process holds it under a live lease
+// (added false: that process does the work). Without claim, any process
+// may claim the job.
 func (s *Store) AddJob(j Job, claim bool) (bool, error) {
 	if j.Kind == JobClock {
 		return false, errClockJob
@@ -128,7 +130,10 @@ func (s *Store) AddJob(j Job, claim bool) (bool, error) {
 	defer m.mu.Unlock()
 	k := jobKey{j.Kind, j.Key}
 	if old := m.jobs[k]; old != nil && old.Rev >= j.Rev {
-		return false, nil
+		free := old.LockedBy == "" || old.LockedBy == m.owner || !old.LockedUntil.After(j.Due)
+		if !claim || old.Rev > j.Rev || !free {
+			return false, nil
+		}
 	}
 	c := j
 	c.LockedBy, c.LockedUntil = "", time.Time{}

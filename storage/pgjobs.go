@@ -39,7 +39,8 @@ func nsOrNil(t time.Time) *int64 {
 }
 
 // AddJob schedules a job unless one of its kind and key with the same or
-// a higher Rev exists (added false); with claim, leased to this handle.
+// a higher Rev exists (added false); with claim, leased to this handle,
+// taking a job of the same Rev that no other process holds.
 func (p *Postgres) AddJob(j Job, claim bool) (bool, error) {
 	if j.Kind == JobClock {
 		return false, errClockJob
@@ -52,7 +53,9 @@ func (p *Postgres) AddJob(j Job, claim bool) (bool, error) {
 	ctx, cancel := p.ctx()
 	defer cancel()
 	tag, err := p.pool.Exec(ctx, `INSERT INTO jobs (kind, key, rev, due_ns, locked_by, locked_until_ns) VALUES ($1, $2, $3, $4, $5, $6)
-		ON CONFLICT (kind, key) DO UPDATE SET rev = $3, due_ns = $4, locked_by = $5, locked_until_ns = $6 WHERE jobs.rev < $3`,
+		ON CONFLICT (kind, key) DO UPDATE SET rev = $3, due_ns = $4, locked_by = $5, locked_until_ns = $6
+		WHERE jobs.rev < $3 OR ($5 IS NOT NULL AND jobs.rev = $3
+			AND (jobs.locked_by IS NULL OR jobs.locked_by = $5 OR jobs.locked_until_ns <= $4))`,
 		j.Kind, j.Key, int64(j.Rev), j.Due.UnixNano(), by, until)
 	return tag.RowsAffected() > 0, err
 }
