@@ -357,3 +357,94 @@ func TestOutboxPostedByOneProcess(t *testing.T) {
 		t.Errorf("%d records left", n)
 	}
 }
+
+// A graceful stop hands a computer move being searched over at once: its
+// lease is released rather than left to run out (30 s here).
+func TestBotMoveHandedOverOnGracefulStop(t *testing.T) {
+	url := pgURL(t)
+	quiet := slog.New(slog.DiscardHandler)
+	open := func() *storage.Postgres {
+		p, err := storage.OpenPostgres(url, storage.Options{Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { p.Close() })
+		return p
+	}
+	pgA, pgB := open(), open()
+	searching := make(chan struct{}, 1)
+	h := &harness{t: t, now: time.Now()}
+	h.cfg = Config{Limits: Limits{CommandsPer10s: 1000}, Painter: &render.Renderer{Long: 64}, Now: h.clock, Coin: func() bool { return true }, Logger: quiet,
+		Bot: BotConfig{Workers: 1, Seed: 1, Level: func(level int) (search.Config, error) {
+			searching <- struct{}{}
+			return search.Config{Level: level}, nil // no limit: searches until stopped
+		}}}
+	h.svc = New(pgA, h.cfg)
+	ctxA, stopA := context.WithCancel(context.Background())
+	waitA := h.svc.StartBot(ctxA)
+	h.ok("alice", "/challenge bot level:1 white")
+	games, err := pgA.UserActiveGames(BotID)
+	if err != nil || len(games) != 1 {
+		t.Fatalf("bot games: %v %v", games, err)
+	}
+	id := games[0].ID
+	h.ok("alice", "/move e4 game:"+id)
+	select {
+	case <-searching:
+	case <-time.After(30 * time.Second):
+		t.Fatal("process A did not start searching")
+	}
+	before, _ := pgA.Game(id)
+
+	var mu sync.Mutex
+	var sent []Reply
+	b := New(pgB, Config{Painter: &render.Renderer{Long: 64}, Logger: quiet, Bot: BotConfig{Workers: 1, Seed: 1, Level: budgetLevels}})
+	b.Notify("test", func(r Reply) {
+		mu.Lock()
+		sent = append(sent, r)
+		mu.Unlock()
+	})
+	ctxB, stopB := context.WithCancel(context.Background())
+	waitB := b.StartBot(ctxB)
+	loop := make(chan struct{})
+	go func() {
+		defer close(loop)
+		b.RunClock(ctxB, 100*time.Millisecond)
+	}()
+	defer func() {
+		stopB()
+		waitB()
+		<-loop
+	}()
+	time.Sleep(500 * time.Millisecond)
+	if g, _ := pgB.Game(id); len(g.Moves) != 1 {
+		t.Fatalf("process B moved while A was searching: %v", g.Moves)
+	}
+
+	// A stops as serve does: workers stopped, then its leases released.
+	stopA()
+	waitA()
+	h.svc.ReleaseJobs()
+	stopped := time.Now()
+	for {
+		g, err := pgB.Game(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Moves) == 2 {
+			break
+		}
+		if time.Since(stopped) > 10*time.Second {
+			t.Fatalf("the move was not taken over after a graceful stop (moves %v)", g.Moves)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("taken over %v after the graceful stop (lease %v)", time.Since(stopped), storage.DefaultLease)
+	time.Sleep(300 * time.Millisecond)
+	g, _ := pgB.Game(id)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(g.Moves) != 2 || g.Rev != before.Rev+1 || len(sent) != 1 {
+		t.Errorf("moves %v, revision %d (was %d), %d replies posted: want one computer move", g.Moves, g.Rev, before.Rev, len(sent))
+	}
+}
