@@ -326,12 +326,23 @@ func (s *Store) JobStats(now time.Time) ([]JobStat, error) {
 		}
 	}
 	s.jobs.mu.Unlock()
-	box, err := s.PendingOutgoing("")
+	// The outbox's keys are its write order: the first record is the
+	// oldest, and the rest need only be counted.
+	err = s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bOutbox)
+		if b == nil {
+			return nil
+		}
+		st := stats["outbox"]
+		st.Due = b.Stats().KeyN
+		var o Outgoing
+		if _, v := b.Cursor().First(); v != nil && decode(v, &o, nil) == nil && !o.Created.IsZero() {
+			st.Lag = max(now.Sub(o.Created), 0)
+		}
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	for _, o := range box {
-		add("outbox", o.Created)
 	}
 	out := make([]JobStat, 0, len(stats))
 	for _, st := range stats {
