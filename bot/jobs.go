@@ -40,7 +40,7 @@ func (s *Service) runJobs(now time.Time) {
 	s.expireChallenges(now)
 	s.sweepOutbox(now)
 	if s.ai.active() {
-		if now.Sub(s.ai.resumed) >= resumeEvery {
+		if now.Sub(s.ai.lastResumed()) >= resumeEvery {
 			s.resumeBotGames(now)
 		} else {
 			s.claimBotJobs(now)
@@ -136,6 +136,26 @@ func (s *Service) endBotJob(t *botTask, stopped bool) {
 	if err := s.store.EndJob(botJob(t.game, t.rev), !stopped); err != nil {
 		s.log.Error("bot: end job", "game", t.game, "err", err)
 	}
+}
+
+// resumeBotGames makes sure every active game where the bot is to move
+// has a job (a restart, or a process that died before writing one), then
+// claims the jobs no live process works on (jobs.go).
+func (s *Service) resumeBotGames(now time.Time) {
+	s.ai.mu.Lock()
+	s.ai.resumed = now
+	s.ai.mu.Unlock()
+	games, err := s.store.UserActiveGames(BotID)
+	if err != nil {
+		s.log.Error("bot: list games", "err", err)
+		return
+	}
+	for _, rec := range games {
+		if botToMove(rec) {
+			s.addBotJob(rec.ID, rec.Rev, now, false)
+		}
+	}
+	s.claimBotJobs(now)
 }
 
 // claimBotJobs takes the computer's moves that no live process is

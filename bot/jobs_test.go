@@ -90,3 +90,28 @@ func TestChallengeExpiryJob(t *testing.T) {
 		t.Fatal("the expiry job did not run when due")
 	}
 }
+
+// A restart with more games waiting for the computer than its workers'
+// share of jobs answers them all, without the job loop (the console runs
+// none): a worker about to be free claims the next.
+func TestRestartAnswersMoreGamesThanWorkers(t *testing.T) {
+	bh := newBotHarness(t, BotConfig{Level: endlessLevels, Seed: 1, Workers: 1})
+	var ids []string
+	for _, user := range []string{"alice", "bob", "carol", "dave", "erin"} {
+		id := bh.startBotGame(user, "white level:3")
+		bh.ok(user, "/move d2d4 game:"+id)
+		ids = append(ids, id)
+	}
+	bh.waitRunning(1)
+	bh.shutdown()
+	bh.restart(BotConfig{Level: budgetLevels, Seed: 1, Workers: 1})
+	rs := bh.settle()
+	for _, id := range ids {
+		if rec := bh.game(id); len(rec.Moves) != 2 {
+			t.Errorf("game %s after the restart: moves %v", id, rec.Moves)
+		}
+	}
+	if len(rs) != len(ids) {
+		t.Errorf("%d replies for %d games:%s", len(rs), len(ids), dump(rs))
+	}
+}

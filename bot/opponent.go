@@ -171,6 +171,12 @@ func (p *opponent) active() bool {
 	return p.started && !p.stopping
 }
 
+func (p *opponent) lastResumed() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resumed
+}
+
 // room is how many more tasks the workers will soon be free for: twice
 // their number, less what is queued or running.
 func (p *opponent) room() int {
@@ -224,8 +230,15 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 					searcher = search.NewSearcher()
 				}
 				s.botMove(t, searcher)
-				p.finish(t)
 				s.endBotJob(t, ctx.Err() != nil)
+				// A worker about to be free takes up what is waiting (a
+				// restart with more games than the workers' share) without
+				// waiting for the job loop, which the console does not run;
+				// before finish, so WaitBot sees no gap.
+				if ctx.Err() == nil {
+					s.claimBotJobs(s.now())
+				}
+				p.finish(t)
 			}
 		}()
 	}
@@ -256,26 +269,6 @@ func (s *Service) WaitBot() {
 	// path too.
 	s.after.follow.wait()
 	s.after.reviews.queue.wait()
-}
-
-// resumeBotGames makes sure every active game where the bot is to move
-// has a job (a restart, or a process that died before writing one), then
-// claims the jobs no live process works on (jobs.go).
-func (s *Service) resumeBotGames(now time.Time) {
-	s.ai.mu.Lock()
-	s.ai.resumed = now
-	s.ai.mu.Unlock()
-	games, err := s.store.UserActiveGames(BotID)
-	if err != nil {
-		s.log.Error("bot: list games", "err", err)
-		return
-	}
-	for _, rec := range games {
-		if botToMove(rec) {
-			s.addBotJob(rec.ID, rec.Rev, now, false)
-		}
-	}
-	s.claimBotJobs(now)
 }
 
 // botTurn queues the bot's answer when a saved game waits for it: the
