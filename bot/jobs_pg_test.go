@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 
 const (
 	holderEnv   = "TOPOCHESS_JOB_HOLDER_URL"
-	holderLease = time.Second
+	holderLease = 2 * time.Second
 )
 
 // TestJobHolderProcess is the process that gets killed; it only runs
@@ -93,7 +93,7 @@ func TestJobHolderProcess(t *testing.T) {
 	ctx := context.Background()
 	svc.StartBot(ctx)
 	// The job loop renews the leases while the process lives.
-	go svc.RunClock(ctx, holderLease/5)
+	go svc.RunClock(ctx, holderLease/20)
 	time.Sleep(time.Minute) // killed long before
 	os.Exit(2)
 }
@@ -166,7 +166,7 @@ func TestJobsTakenOverAfterSIGKILL(t *testing.T) {
 	go io.Copy(io.Discard, out)
 
 	// Alive, it keeps its leases past their length by renewing them.
-	time.Sleep(3 * holderLease)
+	time.Sleep(2*holderLease + holderLease/4)
 	for _, kind := range []string{storage.JobClock, storage.JobBotMove} {
 		if js, err := pg.ClaimJobs(kind, time.Now(), 10); err != nil || len(js) != 0 {
 			t.Fatalf("claimed %s jobs from a live process: %+v %v", kind, js, err)
@@ -216,7 +216,8 @@ func TestJobsTakenOverAfterSIGKILL(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// The leases were renewed up to the kill: no claim before they ran out.
+	// The leases were renewed (every 0.1 s) up to the kill: no claim
+	// before they ran out.
 	if took < holderLease/2 {
 		t.Errorf("taken over %v after the kill, before the lease (%v) ran out", took, holderLease)
 	}
