@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -158,20 +157,30 @@ func clockNote(rec *storage.Game, pos *engine.Position, now time.Time) string {
 // service's clock): reminders to the player to move at half and at 90 %
 // of a correspondence deadline, and the loss on time at the deadline. The
 // deadlines are read from storage, so a restarted bot catches up with
-// whatever fell due while it was down. The replies are for the games'
-// channels; RunClock delivers them.
+// whatever fell due while it was down. Each game's clock is a job
+// (jobs.go): this process claims the due ones no other is working on,
+// and saving the game moves the job to its next time. The replies are
+// for the games' channels; RunClock delivers them.
 func (s *Service) Tick(now time.Time) []Reply {
 	if now.IsZero() {
 		now = s.now()
 	}
-	ids, err := s.store.DueGames(now)
-	if err != nil {
-		s.log.Error("clock: due games", "err", err)
-		return nil
-	}
 	var out []Reply
-	for _, id := range ids {
-		out = append(out, s.tickGame(id, now)...)
+	for range 16 { // a bounded round: the next tick takes the rest
+		js, err := s.store.ClaimJobs(storage.JobClock, now, clockBatch)
+		if err != nil {
+			s.log.Error("clock: claim due games", "err", err)
+			break
+		}
+		for _, j := range js {
+			out = append(out, s.tickGame(j.Key, now)...)
+			if err := s.store.EndJob(j, false); err != nil {
+				s.log.Error("clock: release", "game", j.Key, "err", err)
+			}
+		}
+		if len(js) < clockBatch {
+			break
+		}
 	}
 	return out
 }
@@ -255,24 +264,6 @@ func (s *Service) Notify(platform string, send func(Reply)) {
 	s.notify.mu.Unlock()
 	for _, r := range held {
 		send(r)
-	}
-}
-
-// RunClock calls Tick every interval until ctx ends and sends the replies
-// through the platforms' Notify functions (by the channel's platform
-// prefix, "discord:…").
-func (s *Service) RunClock(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		for _, r := range s.Tick(time.Time{}) {
-			s.post(r)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
 	}
 }
 

@@ -88,6 +88,9 @@ type opponent struct {
 	stopping bool
 	ctx      context.Context
 	wg       sync.WaitGroup
+	// resumed is when the games waiting for the computer were last
+	// checked for a job (resumeBotGames).
+	resumed time.Time
 }
 
 type botTask struct {
@@ -161,6 +164,30 @@ func (p *opponent) next() *botTask {
 	return t
 }
 
+// active reports whether the workers run (started and not stopping).
+func (p *opponent) active() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.started && !p.stopping
+}
+
+func (p *opponent) lastResumed() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.resumed
+}
+
+// room is how many more tasks the workers will soon be free for: twice
+// their number, less what is queued or running.
+func (p *opponent) room() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.started || p.stopping {
+		return 0
+	}
+	return 2*p.cfg.Workers - len(p.queue) - p.running
+}
+
 func (p *opponent) finish(t *botTask) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -188,7 +215,7 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 	p.started, p.ctx = true, ctx
 	p.mu.Unlock()
 	s.after.reviews.setContext(ctx)
-	s.resumeBotGames()
+	s.resumeBotGames(s.now())
 	for i := 0; i < p.cfg.Workers; i++ {
 		p.wg.Add(1)
 		go func() {
@@ -203,6 +230,14 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 					searcher = search.NewSearcher()
 				}
 				s.botMove(t, searcher)
+				s.endBotJob(t, ctx.Err() != nil)
+				// A worker about to be free takes up what is waiting (a
+				// restart with more games than the workers' share) without
+				// waiting for the job loop, which the console does not run;
+				// before finish, so WaitBot sees no gap.
+				if ctx.Err() == nil {
+					s.claimBotJobs(s.now())
+				}
 				p.finish(t)
 			}
 		}()
@@ -236,33 +271,23 @@ func (s *Service) WaitBot() {
 	s.after.reviews.queue.wait()
 }
 
-// resumeBotGames queues every active game where the bot is to move.
-func (s *Service) resumeBotGames() {
-	games, err := s.store.UserActiveGames(BotID)
-	if err != nil {
-		s.log.Error("bot: list games", "err", err)
-		return
-	}
-	for _, rec := range games {
-		if botToMove(rec) {
-			s.log.Info("bot: resuming game", "game", rec.ID)
-			s.ai.enqueue(rec.ID, rec.Rev)
-		}
-	}
-}
-
-// botTurn queues the bot's answer when a saved game waits for it.
+// botTurn queues the bot's answer when a saved game waits for it: the
+// job is this process's (it starts on it at once) when its workers run.
 func (s *Service) botTurn(rec *storage.Game) {
-	if rec.BotLevel > 0 && rec.Active() && botToMove(rec) {
+	if rec.BotLevel > 0 && rec.Active() && botToMove(rec) && s.addBotJob(rec.ID, rec.Rev, s.now(), s.ai.active()) {
 		s.ai.enqueue(rec.ID, rec.Rev)
 	}
 }
 
 // botSaved is called for every saved game: a change that does not leave
-// the bot to move (an ending, a takeback) makes its search pointless.
+// the bot to move (an ending, a takeback, the bot's own move) makes its
+// search pointless, here or in any other process, and ends its job.
 func (s *Service) botSaved(rec *storage.Game) {
 	if rec.BotLevel > 0 && !(rec.Active() && botToMove(rec)) {
 		s.ai.cancel(rec.ID)
+		if err := s.store.EndJob(botJob(rec.ID, rec.Rev), true); err != nil {
+			s.log.Error("bot: end job", "game", rec.ID, "err", err)
+		}
 	}
 }
 

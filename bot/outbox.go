@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,15 +25,37 @@ import (
 type outboxPlatforms struct {
 	mu sync.Mutex
 	on map[string]bool
+	// running are the platforms whose adapter is up to post what another
+	// process left (from Undelivered until Keep).
+	running map[string]bool
 }
 
 func (p *outboxPlatforms) use(platform string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.on == nil {
-		p.on = map[string]bool{}
+		p.on, p.running = map[string]bool{}, map[string]bool{}
 	}
-	p.on[platform] = true
+	p.on[platform], p.running[platform] = true, true
+}
+
+// stopped: the platform's adapter handed its queue over.
+func (p *outboxPlatforms) stopped(platform string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.running, platform)
+}
+
+// live lists the platforms whose adapters are up.
+func (p *outboxPlatforms) live() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []string
+	for platform := range p.running {
+		out = append(out, platform)
+	}
+	slices.Sort(out)
+	return out
 }
 
 func (p *outboxPlatforms) uses(channel string) bool {
@@ -63,14 +86,24 @@ func outboxID(o *storage.Outgoing) string {
 
 // Undelivered returns the replies of a platform left from an earlier run,
 // oldest first, drawn again where they were kept as render instructions.
-// From the call on, the platform's replies are kept in the outbox.
+// From the call on, the platform's replies are kept in the outbox. The
+// records are claimed (storage.ClaimOutgoing): those another live process
+// wrote and is posting are its own, so a second process starting posts
+// nothing twice; those of a process that died come later, through
+// RunClock, once its lease runs out.
 func (s *Service) Undelivered(platform string) []Reply {
 	s.boxes.use(platform)
-	recs, err := s.store.PendingOutgoing(platform + ":")
+	recs, err := s.store.ClaimOutgoing(platform+":", s.now())
 	if err != nil {
 		s.log.Error("outbox: read", "platform", platform, "err", err)
 		return nil
 	}
+	return s.outgoingReplies(recs)
+}
+
+// outgoingReplies makes the replies claimed records stand for; a record
+// whose game is gone is dropped.
+func (s *Service) outgoingReplies(recs []*storage.Outgoing) []Reply {
 	var out []Reply
 	for _, o := range recs {
 		r, ok := s.outgoingReply(o)
@@ -137,6 +170,7 @@ func (s *Service) Delivered(r Reply, refused error) {
 // Keep stores the replies still queued when an adapter stops, whole and
 // in the queue's order, in place of the records they came from.
 func (s *Service) Keep(platform string, queued []Reply) {
+	s.boxes.stopped(platform)
 	var done []string
 	out := make([]*storage.Outgoing, 0, len(queued))
 	for _, r := range queued {

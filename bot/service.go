@@ -490,9 +490,6 @@ func (s *Service) Maintain() {
 		s.log.Info("pruned event ids", "count", n)
 	}
 	s.pruneMessages(now)
-	if n, err := s.store.PruneChallenges(now); err != nil {
-		s.log.Error("prune challenges", "err", err)
-	} else if n > 0 {
-		s.log.Info("pruned expired challenges", "count", n)
-	}
+	// Challenge expiry is a job too (RunClock), claimed by one process.
+	s.expireChallenges(now)
 }

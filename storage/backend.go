@@ -71,6 +71,15 @@ type Backend interface {
 
 	MoveChannel(from, to string) (games, challenges int, err error)
 
+	LeaseOwner() string
+	AddJob(j Job, claim bool) (added bool, err error)
+	ClaimJobs(kind string, now time.Time, n int) ([]Job, error)
+	EndJob(j Job, done bool) error
+	RenewLeases(now time.Time) (int, error)
+	ReleaseLeases() error
+	JobStats(now time.Time) ([]JobStat, error)
+	ClaimOutgoing(prefix string, now time.Time) ([]*Outgoing, error)
+
 	AddFollow(f Follow, eventID string, now time.Time) error
 	RemoveFollow(game, channel, eventID string, now time.Time) (bool, error)
 	Follows(game string) ([]Follow, error)

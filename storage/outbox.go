@@ -105,8 +105,9 @@ func (s *Store) PutOutgoing(now time.Time, out ...*Outgoing) error {
 
 // ReplaceOutgoing deletes the records done (by id) and writes out, in one
 // transaction: a stop hands its queue over this way, in the queue's order.
+// The records written are free for any process to claim (ClaimOutgoing).
 func (s *Store) ReplaceOutgoing(done []string, now time.Time, out ...*Outgoing) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
 		box, _, err := outboxBuckets(tx)
 		if err != nil {
 			return err
@@ -118,6 +119,11 @@ func (s *Store) ReplaceOutgoing(done []string, now time.Time, out ...*Outgoing) 
 		}
 		return putOutgoing(tx, out, "", now)
 	})
+	if err == nil {
+		s.outboxDone(done...)
+		s.outboxReleased(out)
+	}
+	return err
 }
 
 // PendingOutgoing lists the records whose channel starts with prefix
@@ -149,6 +155,7 @@ func (s *Store) PendingOutgoing(prefix string) ([]*Outgoing, error) {
 // DeliveredOutgoing forgets a delivered record; refused non-empty keeps it
 // among the refused deliveries of its channel instead.
 func (s *Store) DeliveredOutgoing(id, refused string) error {
+	defer s.outboxDone(id)
 	return s.db.Update(func(tx *bolt.Tx) error {
 		box, ref, err := outboxBuckets(tx)
 		if err != nil {

@@ -56,7 +56,15 @@ func pgPutGame(ctx context.Context, tx pgx.Tx, g *Game) error {
 		e := max(t.UnixNano(), 0)
 		ended = &e
 	}
-	_, err = tx.Exec(ctx, `INSERT INTO games (id, seq, channel, white, black, active, due_ns, ended_ns, data)
+	// The game's clock job follows its deadline in the same statement
+	// (jobs.go); its lease, if a process holds it, stays.
+	_, err = tx.Exec(ctx, `WITH clock AS (
+			INSERT INTO jobs (kind, key, due_ns) SELECT 'clock', $1, $7 WHERE $7::bigint IS NOT NULL
+			ON CONFLICT (kind, key) DO UPDATE SET due_ns = EXCLUDED.due_ns
+		), unclocked AS (
+			DELETE FROM jobs WHERE $7::bigint IS NULL AND kind = 'clock' AND key = $1
+		)
+		INSERT INTO games (id, seq, channel, white, black, active, due_ns, ended_ns, data)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (id) DO UPDATE SET channel = $3, white = $4, black = $5, active = $6, due_ns = $7, ended_ns = $8, data = $9`,
 		g.ID, gameSeq(g.ID), g.Channel, g.White.ID, g.Black.ID, g.Active(), due, ended, data)
@@ -134,7 +142,7 @@ func (p *Postgres) CreateGameCapped(g *Game, caps Caps, eventID string, now time
 		if err := pgCreateGame(ctx, tx, &ng, now); err != nil {
 			return err
 		}
-		return pgPutOutgoing(ctx, tx, out, ng.ID, now)
+		return pgPutOutgoing(ctx, tx, out, ng.ID, now, p.leaseAt(now))
 	})
 	if err == nil {
 		*g = ng
@@ -165,7 +173,7 @@ func (p *Postgres) SaveGame(g *Game, eventID string, now time.Time, out ...*Outg
 		if err := pgPutGame(ctx, tx, &ng); err != nil {
 			return err
 		}
-		return pgPutOutgoing(ctx, tx, out, g.ID, now)
+		return pgPutOutgoing(ctx, tx, out, g.ID, now, p.leaseAt(now))
 	})
 	if err == nil {
 		g.Rev++
@@ -336,7 +344,7 @@ func (p *Postgres) AcceptChallenge(id string, g *Game, eventID string, now time.
 		if err := pgCreateGame(ctx, tx, &ng, now); err != nil {
 			return err
 		}
-		return pgPutOutgoing(ctx, tx, out, ng.ID, now)
+		return pgPutOutgoing(ctx, tx, out, ng.ID, now, p.leaseAt(now))
 	})
 	if err == nil {
 		*g = ng

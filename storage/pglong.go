@@ -31,8 +31,13 @@ func (p *Postgres) DueGames(now time.Time) ([]string, error) {
 func (p *Postgres) ForgetDue(id string) error {
 	ctx, cancel := p.ctx()
 	defer cancel()
-	_, err := p.pool.Exec(ctx, `UPDATE games SET due_ns = NULL WHERE id = $1`, id)
-	return err
+	return pgx.BeginFunc(ctx, p.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE games SET due_ns = NULL WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM jobs WHERE kind = 'clock' AND key = $1`, id)
+		return err
+	})
 }
 
 // NextDue is the earliest pending clock event.
@@ -187,7 +192,9 @@ func (p *Postgres) UserRatings(userID string) ([]Rating, error) {
 // pgPutOutgoing is putOutgoing. Ids come from a sequence: two games'
 // records need no common lock, and one game's records are written under
 // its row lock, so their order is the write order.
-func pgPutOutgoing(ctx context.Context, tx pgx.Tx, out []*Outgoing, game string, now time.Time) error {
+// The records are leased as given: to the writer, who posts them, or
+// to nobody (a stop handing its queue over).
+func pgPutOutgoing(ctx context.Context, tx pgx.Tx, out []*Outgoing, game string, now time.Time, l pgLease) error {
 	for _, o := range out {
 		if o == nil {
 			continue
@@ -209,7 +216,8 @@ func pgPutOutgoing(ctx context.Context, tx pgx.Tx, out []*Outgoing, game string,
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox VALUES ($1, $2, $3)`, n, rec.Channel, data); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (seq, channel, data, locked_by, locked_until_ns) VALUES ($1, $2, $3, $4, $5)`,
+			n, rec.Channel, data, l.by, l.until); err != nil {
 			return err
 		}
 		o.ID, o.Game, o.Caption, o.Created = rec.ID, rec.Game, rec.Caption, rec.Created
@@ -236,7 +244,9 @@ func outboxSeq(id string) (int64, bool) {
 
 // PutOutgoing writes records on their own.
 func (p *Postgres) PutOutgoing(now time.Time, out ...*Outgoing) error {
-	return p.update(func(ctx context.Context, tx pgx.Tx) error { return pgPutOutgoing(ctx, tx, out, "", now) })
+	return p.update(func(ctx context.Context, tx pgx.Tx) error {
+		return pgPutOutgoing(ctx, tx, out, "", now, p.leaseAt(now))
+	})
 }
 
 // ReplaceOutgoing deletes the records done and writes out, in one
@@ -250,7 +260,7 @@ func (p *Postgres) ReplaceOutgoing(done []string, now time.Time, out ...*Outgoin
 				}
 			}
 		}
-		return pgPutOutgoing(ctx, tx, out, "", now)
+		return pgPutOutgoing(ctx, tx, out, "", now, pgLease{})
 	})
 }
 

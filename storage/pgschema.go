@@ -24,6 +24,10 @@ type Postgres struct {
 	pool    *pgxpool.Pool
 	log     *slog.Logger
 	timeout time.Duration
+	// owner names this handle's leases on jobs and outbox records; lease
+	// is how long they last unrenewed (pgjobs.go).
+	owner string
+	lease time.Duration
 }
 
 // pgMigrations are the schema steps; step i brings the schema to version
@@ -102,6 +106,20 @@ CREATE TABLE web_images (
 	meta bytea NOT NULL,
 	data bytea NOT NULL);
 CREATE INDEX web_images_at ON web_images (at_ns);`,
+	// 4: jobs claimed by one process at a time under a lease (jobs.go),
+	// and leases on outbox records. Clock jobs mirror games.due_ns and are
+	// written with the game; the games with a deadline get theirs here.
+	`CREATE TABLE jobs (
+	kind text COLLATE "C" NOT NULL,
+	key text COLLATE "C" NOT NULL,
+	rev bigint NOT NULL DEFAULT 0,
+	due_ns bigint NOT NULL,
+	locked_by text,
+	locked_until_ns bigint,
+	PRIMARY KEY (kind, key));
+CREATE INDEX jobs_due ON jobs (kind, due_ns, key);
+INSERT INTO jobs (kind, key, due_ns) SELECT 'clock', id, due_ns FROM games WHERE due_ns IS NOT NULL;
+ALTER TABLE outbox ADD COLUMN locked_by text, ADD COLUMN locked_until_ns bigint;`,
 }
 
 // SchemaVersion is the schema version this binary writes and reads.
@@ -138,7 +156,10 @@ func OpenPostgres(url string, opt Options) (*Postgres, error) {
 		pool.Close()
 		return nil, fmt.Errorf("storage: postgres: the database does not answer: %w\n(check storage.postgres_url / TOPOCHESS_POSTGRES_URL and that the server runs)", err)
 	}
-	p := &Postgres{pool: pool, log: opt.Logger, timeout: opt.Timeout}
+	if opt.Lease <= 0 {
+		opt.Lease = DefaultLease
+	}
+	p := &Postgres{pool: pool, log: opt.Logger, timeout: opt.Timeout, owner: newOwner(), lease: opt.Lease}
 	if err := p.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err

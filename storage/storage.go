@@ -60,12 +60,16 @@ type Options struct {
 	// Logger hears of damaged records that lists skip (default: slog's
 	// default logger).
 	Logger *slog.Logger
+	// Lease is how long a claimed job or a written outbox record stays
+	// with this process without being renewed (default DefaultLease).
+	Lease time.Duration
 }
 
 // Store is an open database. It is safe for concurrent use.
 type Store struct {
-	db  *bolt.DB
-	log *slog.Logger
+	db   *bolt.DB
+	log  *slog.Logger
+	jobs *memJobs
 }
 
 // RecordError is a record that cannot be read: damaged bytes
@@ -137,7 +141,15 @@ func Open(path string, opt Options) (*Store, error) {
 	if opt.Logger == nil {
 		opt.Logger = slog.Default()
 	}
-	return &Store{db: db, log: opt.Logger}, nil
+	if opt.Lease <= 0 {
+		opt.Lease = DefaultLease
+	}
+	jobs, err := newMemJobs(db, opt.Lease)
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("storage: %s: %w", path, err)
+	}
+	return &Store{db: db, log: opt.Logger, jobs: jobs}, nil
 }
 
 // openBolt opens the file with bbolt. A damage the walk in verify.go

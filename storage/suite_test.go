@@ -51,6 +51,12 @@ var suite = []struct {
 	{"RacingPuzzleAnswers", suiteRacingPuzzleAnswers},
 	{"FollowAndReviewEvents", suiteFollowAndReviewEvents},
 	{"OperationsCounts", suiteOperationsCounts},
+	{"JobsClaimedOnce", suiteJobsClaimedOnce},
+	{"ExpiredLeaseTakenOver", suiteExpiredLeaseTakenOver},
+	{"ReleasedLeaseClaimable", suiteReleasedLeaseClaimable},
+	{"JobRevisions", suiteJobRevisions},
+	{"ClockJobs", suiteClockJobs},
+	{"OutboxClaimed", suiteOutboxClaimed},
 }
 
 func runSuite(t *testing.T, fresh func(t testing.TB) opener) {

@@ -109,3 +109,44 @@ func (p *Platform) RateLimited() {
 		p.limited.Inc()
 	}
 }
+
+// Queue is the work waiting of one job kind (storage.JobStat): jobs
+// due, and the age of the oldest of them.
+type Queue struct {
+	Kind  string
+	Depth int
+	Lag   time.Duration
+}
+
+// JobQueues registers the job queue gauges, per kind; read is called on
+// each scrape (one database query) and a failed read reports nothing.
+func (m *Metrics) JobQueues(read func() ([]Queue, error)) {
+	if m == nil {
+		return
+	}
+	m.reg.MustRegister(&jobCollector{read: read,
+		depth: prometheus.NewDesc("topochess_job_queue_depth", "Jobs due (claimed or not), by kind: clock, bot, challenges, outbox.", []string{"kind"}, nil),
+		lag:   prometheus.NewDesc("topochess_job_lag_seconds", "Age of the oldest due job, by kind; 0 when none is due.", []string{"kind"}, nil),
+	})
+}
+
+type jobCollector struct {
+	read       func() ([]Queue, error)
+	depth, lag *prometheus.Desc
+}
+
+func (c *jobCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.depth
+	ch <- c.lag
+}
+
+func (c *jobCollector) Collect(ch chan<- prometheus.Metric) {
+	qs, err := c.read()
+	if err != nil {
+		return
+	}
+	for _, q := range qs {
+		ch <- prometheus.MustNewConstMetric(c.depth, prometheus.GaugeValue, float64(q.Depth), q.Kind)
+		ch <- prometheus.MustNewConstMetric(c.lag, prometheus.GaugeValue, q.Lag.Seconds(), q.Kind)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"topochess/bot"
 	"topochess/engine/search"
 	"topochess/render"
+	"topochess/storage"
 )
 
 // Secret is a token or password: it prints and logs as "[redacted]" so a
@@ -51,6 +52,9 @@ type Config struct {
 		// PostgresURL, when set, replaces the bbolt file with a PostgreSQL
 		// database (docs/scaling.md); it may hold a password.
 		PostgresURL Secret `yaml:"postgres_url"`
+		// JobLease is how long another process waits before taking over
+		// the jobs of one that stopped answering (0: storage.DefaultLease).
+		JobLease time.Duration `yaml:"job_lease"`
 	} `yaml:"storage"`
 	Limits struct {
 		CommandsPer10s int           `yaml:"commands_per_10s"`
@@ -172,6 +176,11 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	if cfg.Storage.Path == "" {
 		return nil, errors.New("config: storage.path must not be empty")
 	}
+	// The job loop renews leases every second: a shorter lease could run
+	// out under a live process that is merely busy.
+	if l := cfg.Storage.JobLease; l != 0 && l < minJobLease {
+		return nil, fmt.Errorf("config: storage.job_lease must be at least %v (0: the default, %v), not %v", minJobLease, storage.DefaultLease, l)
+	}
 	switch cfg.Log.Format {
 	case "", "text", "json":
 	default:
@@ -203,6 +212,9 @@ func loadConfig(path string, getenv func(string) string) (*Config, error) {
 	}
 	return cfg, nil
 }
+
+// minJobLease is the shortest storage.job_lease accepted.
+const minJobLease = 3 * time.Second
 
 // Picture widths images.size accepts.
 const (

@@ -65,6 +65,7 @@ func TestConfigErrorsAndEnvironment(t *testing.T) {
 		{"discord:\n  shard_id: 1\n", "needs discord.shard_count above it"},
 		{"discord:\n  shard_count: -2\n", "discord.shard_count is the number of gateway shards"},
 		{"discord:\n  shard_id: one\n", "`one` into int"},
+		{"storage:\n  job_lease: 1s\n", "storage.job_lease must be at least 3s"},
 	} {
 		_, err := loadConfig(write("bad.yaml", tc.body), getenv)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -102,6 +102,15 @@ func newOps(svc *bot.Service, store storage.Backend, platforms []platform) *ops 
 		_, lag := svc.BotQueue()
 		return lag.Seconds()
 	})
+	// The jobs shared by every process on the database (bot/jobs.go).
+	o.m.JobQueues(func() ([]metrics.Queue, error) {
+		st, err := svc.JobQueues()
+		qs := make([]metrics.Queue, 0, len(st))
+		for _, s := range st {
+			qs = append(qs, metrics.Queue{Kind: s.Kind, Depth: s.Due, Lag: s.Lag})
+		}
+		return qs, err
+	})
 	return o
 }
 

@@ -159,6 +159,9 @@ func TestServeOpsListener(t *testing.T) {
 		`topochess_active_games`:                                     1,
 		`topochess_bot_queue_depth`:                                  0,
 		`topochess_outbox_undelivered`:                               0,
+		`topochess_job_queue_depth{kind="clock"}`:                    0,
+		`topochess_job_queue_depth{kind="bot"}`:                      0,
+		`topochess_job_lag_seconds{kind="challenges"}`:               0,
 	} {
 		if got := metricValue(after, sample); got != want {
 			t.Errorf("%s = %v, want %v", sample, got, want)

@@ -94,9 +94,9 @@ func memoryLimit(cfg *Config) int64 {
 // storage.postgres_url is set, else the bbolt file.
 func openStore(cfg *Config, log *slog.Logger) (storage.Backend, error) {
 	if cfg.Storage.PostgresURL != "" {
-		return storage.OpenPostgres(string(cfg.Storage.PostgresURL), storage.Options{Logger: log})
+		return storage.OpenPostgres(string(cfg.Storage.PostgresURL), storage.Options{Logger: log, Lease: cfg.Storage.JobLease})
 	}
-	return storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log})
+	return storage.Open(cfg.Storage.Path, storage.Options{Timeout: cfg.Storage.Timeout, Logger: log, Lease: cfg.Storage.JobLease})
 }
 
 // storageName says where the records are, for messages; never the URL,
@@ -185,12 +185,16 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	// out its searches are cancelled and waited for before the storage
 	// closes.
 	waitBot := svc.StartBot(ctx)
-	// Maintenance writes to the storage too, so it is waited for as well.
-	maintained := make(chan struct{})
+	// Maintenance and the job loop write to the storage too, so they are
+	// waited for as well; then this process's job leases are released, so
+	// another process sharing the database takes the work over at once.
+	maintained, jobsDone := make(chan struct{}), make(chan struct{})
 	defer func() {
 		stop()
 		waitBot()
 		<-maintained
+		<-jobsDone
+		svc.ReleaseJobs()
 	}()
 	go func() {
 		defer close(maintained)
@@ -205,9 +209,13 @@ func cmdServe(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}()
-	// Clocks of timed games: reminders and losses on time, posted through
-	// the adapters that registered with svc.Notify.
-	go svc.RunClock(ctx, time.Second)
+	// The job loop: clocks of timed games (reminders and losses on time,
+	// posted through the adapters that registered with svc.Notify),
+	// challenge expiry, and work left by a process that died.
+	go func() {
+		defer close(jobsDone)
+		svc.RunClock(ctx, time.Second)
+	}()
 	var wg sync.WaitGroup
 	failed := make(chan error, len(run))
 	for _, p := range run {
