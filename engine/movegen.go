@@ -188,7 +188,6 @@ func dedupe(ms []Move, start int) []Move {
 // genPseudo appends every pseudo-legal move of the side to move (moves
 // that may still leave the own king attacked).
 func (p *Position) genPseudo(ms []Move) []Move {
-	g := p.g
 	b := p.Board
 	us := p.Side
 	for o := range b {
@@ -196,28 +195,39 @@ func (p *Position) genPseudo(ms []Move) []Move {
 		if pc == 0 || pc.Color() != us {
 			continue
 		}
-		start := len(ms)
-		ms = p.genPieceFIDE(ms, int16(o))
-		if g.Twin != nil {
-			t := g.Twin[o]
-			if x := b[t]; x == 0 || x.Color() != us {
-				fl := FlagPhase
-				if x != 0 {
-					fl |= FlagCapture
-				}
-				if pc.Kind() == Pawn {
-					ms = addPawnMove(ms, g, us, pc.FlipDir().Dir(), int16(o), t, fl)
-				} else {
-					ms = append(ms, Move{From: int16(o), To: t, Flags: fl, Mid: -1})
-				}
-			}
-		}
-		if g.MayDup {
-			ms = dedupe(ms, start)
-		}
+		ms = p.genPiece(ms, int16(o))
 	}
 	ms = p.genEnPassant(ms)
 	ms = p.genCastling(ms)
+	return ms
+}
+
+// genPiece appends the pseudo-legal moves of the piece on cell o, phasing
+// included, castling and en passant excluded, without duplicates.
+func (p *Position) genPiece(ms []Move, o int16) []Move {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	start := len(ms)
+	ms = p.genPieceFIDE(ms, o)
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			fl := FlagPhase
+			if x != 0 {
+				fl |= FlagCapture
+			}
+			if pc.Kind() == Pawn {
+				ms = addPawnMove(ms, g, us, pc.FlipDir().Dir(), o, t, fl)
+			} else {
+				ms = append(ms, Move{From: o, To: t, Flags: fl, Mid: -1})
+			}
+		}
+	}
+	if g.MayDup {
+		ms = dedupe(ms, start)
+	}
 	return ms
 }
 
@@ -287,28 +297,50 @@ func (p *Position) AppendLegal(ms []Move) []Move {
 	return p.filterLegal(p.genPseudo(ms), start)
 }
 
+// legality is what the legal-move filter needs to know about a position:
+// whether the side to move is in check, its king, its pinned pieces and,
+// on the Möbius strip, the twin of the enemy king's cell (-1 elsewhere).
+type legality struct {
+	inCheck  bool
+	king     int16
+	mateTwin int16
+	pin      bitset
+}
+
+func (p *Position) legality() legality {
+	us := p.Side
+	k := p.King[us]
+	l := legality{king: k, mateTwin: -1}
+	if k < 0 {
+		return l
+	}
+	l.inCheck = p.Attacked(int(k), us.Other())
+	l.pin = p.pinned(k, us)
+	if p.V.MateRule != MateRuleNone && p.King[us.Other()] >= 0 {
+		l.mateTwin = p.g.Twin[p.King[us.Other()]]
+	}
+	return l
+}
+
 // filterLegal keeps the moves of ms[start:] that are legal: king safety
 // (tested for the king, en passant, castling and pinned pieces, or every
 // move when in check) and, on the Möbius strip, the mate rules for moves
 // that end on the twin of the enemy king's cell.
 func (p *Position) filterLegal(ms []Move, start int) []Move {
-	us := p.Side
-	them := us.Other()
-	k := p.King[us]
-	if k < 0 {
+	if p.King[p.Side] < 0 {
 		return ms
 	}
-	inCheck := p.Attacked(int(k), them)
-	pin := p.pinned(k, us)
-	mateTwin := int16(-1)
-	if p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
-		mateTwin = p.g.Twin[p.King[them]]
-	}
+	return p.filterWith(ms, start, p.legality())
+}
+
+func (p *Position) filterWith(ms []Move, start int, l legality) []Move {
+	us := p.Side
+	them := us.Other()
 	w := start
 	for i := start; i < len(ms); i++ {
 		m := ms[i]
-		need := inCheck || m.From == k || m.Flags&(FlagEnPassant|FlagCastle) != 0 || pin.has(int(m.From))
-		mate := mateTwin >= 0 && (m.To == mateTwin || m.Flags&FlagCastle != 0)
+		need := l.inCheck || m.From == l.king || m.Flags&(FlagEnPassant|FlagCastle) != 0 || l.pin.has(int(m.From))
+		mate := l.mateTwin >= 0 && (m.To == l.mateTwin || m.Flags&FlagCastle != 0)
 		if need || mate {
 			u := p.Make(m)
 			ok := true

@@ -1,0 +1,130 @@
+package engine
+
+// countLegal returns the number of legal moves of the side to move without
+// listing them: perft's last ply only needs the count. A piece that needs
+// no test (not the king, not pinned, the side not in check) adds its
+// destinations as it walks its tables; the rest go through the ordinary
+// generate-and-filter path, in scratch.
+func (p *Position) countLegal(scratch []Move) int {
+	if p.V.Observation || p.King[p.Side] < 0 {
+		return len(p.AppendLegal(scratch[:0]))
+	}
+	l := p.legality()
+	if l.inCheck {
+		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
+	}
+	us := p.Side
+	b := p.Board
+	n := 0
+	for o, pc := range b {
+		if pc == 0 || pc.Color() != us {
+			continue
+		}
+		if int16(o) != l.king && !l.pin.has(o) {
+			c, hit := p.countPiece(int16(o), l.mateTwin)
+			if !hit {
+				n += c
+				continue
+			}
+		}
+		n += len(p.filterWith(p.genPiece(scratch[:0], int16(o)), 0, l))
+	}
+	ms := p.genCastling(p.genEnPassant(scratch[:0]))
+	return n + len(p.filterWith(ms, 0, l))
+}
+
+// countPiece counts the pseudo-legal moves of the piece on o as genPiece
+// lists them (promotions four times, duplicates once). hit reports that
+// one of them ends on cell stop, which then needs the full test.
+func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	// seen and seenPromo mirror dedupe: plain destinations and promotion
+	// groups are told apart separately.
+	var seen, seenPromo [5]uint64
+	dup := g.MayDup
+	add := func(t int16, promo bool) {
+		if t == stop {
+			hit = true
+		}
+		k := 1
+		set := &seen
+		if promo {
+			k = 4
+			set = &seenPromo
+		}
+		if dup {
+			w, bit := t>>6, uint64(1)<<(uint(t)&63)
+			if set[w]&bit != 0 {
+				return
+			}
+			set[w] |= bit
+		}
+		n += k
+	}
+	switch pc.Kind() {
+	case Pawn:
+		d := pc.Dir()
+		promo := g.Promo[us][d]
+		for _, t := range g.PawnPush[us][d][o] {
+			if p.free(t) {
+				add(t, promo[t])
+			}
+		}
+		for _, md := range g.PawnDouble[us][d][o] {
+			if p.free(md[0]) && p.free(md[1]) {
+				add(md[1], false)
+			}
+		}
+		for _, t := range g.PawnCap[us][d][o] {
+			if x := b[t]; x != 0 && x.Color() != us {
+				add(t, promo[t])
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			x := b[t]
+			if x == 0 {
+				if p.free(t) {
+					add(t, false)
+				}
+			} else if x.Color() != us {
+				add(t, false)
+			}
+		}
+	case Bishop, Rook, Queen:
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			x := b[nd.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					add(nd.Cell, false)
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			if g.hasPartner {
+				if pp := g.Partner[nd.Cell]; pp >= 0 && b[pp] != 0 {
+					i = int(nd.Skip)
+					continue
+				}
+			}
+			add(nd.Cell, false)
+			i++
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			add(t, pc.Kind() == Pawn && g.Promo[us][pc.FlipDir().Dir()][t])
+		}
+	}
+	return n, hit
+}
