@@ -29,8 +29,57 @@ func (p *Position) countLegal(scratch []Move) int {
 		}
 		n += len(p.filterWith(p.genPiece(scratch[:0], int16(o)), 0, l))
 	}
-	ms := p.genCastling(p.genEnPassant(scratch[:0]))
+	ms := p.genEnPassant(scratch[:0])
+	if l.mateTwin >= 0 {
+		ms = p.genCastling(ms)
+	} else {
+		n += p.countCastling()
+	}
 	return n + len(p.filterWith(ms, 0, l))
+}
+
+// countCastling counts the legal castling moves when the side to move is
+// not in check and no mate rule applies: the king's own cell is then known
+// to be safe, and the position after castling is tested by editing the
+// four cells in place.
+func (p *Position) countCastling() int {
+	us := p.Side
+	them := us.Other()
+	b := p.Board
+	king, rook := MakePiece(us, King, false), MakePiece(us, Rook, false)
+	n := 0
+	for i := range p.V.Castling {
+		cd := &p.V.Castling[i]
+		if cd.Color != us || p.Castle&cd.Right == 0 || b[cd.KingFrom] != king || b[cd.RookFrom] != rook {
+			continue
+		}
+		ok := true
+		for _, c := range cd.Empty {
+			if b[c] != 0 {
+				ok = false
+				break
+			}
+		}
+		for _, c := range cd.Safe {
+			if !ok {
+				break
+			}
+			ok = c == cd.KingFrom || !p.Attacked(int(c), them)
+		}
+		if !ok {
+			continue
+		}
+		kt, rt := b[cd.KingTo], b[cd.RookTo]
+		b[cd.KingFrom], b[cd.RookFrom] = 0, 0
+		b[cd.KingTo], b[cd.RookTo] = king, rook
+		ok = !p.Attacked(int(cd.KingTo), them)
+		b[cd.KingTo], b[cd.RookTo] = kt, rt
+		b[cd.KingFrom], b[cd.RookFrom] = king, rook
+		if ok {
+			n++
+		}
+	}
+	return n
 }
 
 // countPiece counts the pseudo-legal moves of the piece on o as genPiece

@@ -341,7 +341,11 @@ func (p *Position) filterWith(ms []Move, start int, l legality) []Move {
 		m := ms[i]
 		need := l.inCheck || m.From == l.king || m.Flags&(FlagEnPassant|FlagCastle) != 0 || l.pin.has(int(m.From))
 		mate := l.mateTwin >= 0 && (m.To == l.mateTwin || m.Flags&FlagCastle != 0)
-		if need || mate {
+		if need && !mate && m.Flags&(FlagEnPassant|FlagCastle) == 0 {
+			if !p.safeAfter(m, l.king) {
+				continue
+			}
+		} else if need || mate {
 			u := p.Make(m)
 			ok := true
 			if need {
@@ -359,6 +363,22 @@ func (p *Position) filterWith(ms []Move, start int, l legality) []Move {
 		w++
 	}
 	return ms[:w]
+}
+
+// safeAfter reports whether the own king is not attacked once m is played,
+// for a move that is neither castling nor en passant. Only the two cells of
+// the move change, so they are edited in place instead of making the move:
+// what an own piece is (a promotion) does not change what attacks the king.
+func (p *Position) safeAfter(m Move, k int16) bool {
+	b := p.Board
+	mv, cap := b[m.From], b[m.To]
+	b[m.To], b[m.From] = mv, 0
+	if m.From == k {
+		k = m.To
+	}
+	ok := !p.Attacked(int(k), p.Side.Other())
+	b[m.From], b[m.To] = mv, cap
+	return ok
 }
 
 // violatesMateRule is called with the move made; the side to move is the
