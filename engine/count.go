@@ -87,6 +87,9 @@ func (p *Position) countCastling() int {
 // one of them ends on cell stop, which then needs the full test.
 func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	g := p.g
+	if !g.MayDup && stop < 0 && !g.hasPartner && g.Twin == nil {
+		return p.countPlain(o), false
+	}
 	b := p.Board
 	pc := b[o]
 	us := pc.Color()
@@ -176,4 +179,66 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 		}
 	}
 	return n, hit
+}
+
+// countPlain is countPiece on a board where every destination is reached
+// once, with no switches and no phasing.
+func (p *Position) countPlain(o int16) int {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	n := 0
+	switch pc.Kind() {
+	case Pawn:
+		d := pc.Dir()
+		promo := g.Promo[us][d]
+		for _, t := range g.PawnPush[us][d][o] {
+			if b[t] == 0 {
+				n++
+				if promo[t] {
+					n += 3
+				}
+			}
+		}
+		for _, md := range g.PawnDouble[us][d][o] {
+			if b[md[0]] == 0 && b[md[1]] == 0 {
+				n++
+			}
+		}
+		for _, t := range g.PawnCap[us][d][o] {
+			if x := b[t]; x != 0 && x.Color() != us {
+				n++
+				if promo[t] {
+					n += 3
+				}
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			if x := b[t]; x == 0 || x.Color() != us {
+				n++
+			}
+		}
+	case Bishop, Rook, Queen:
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			x := b[nd.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					n++
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			n++
+			i++
+		}
+	}
+	return n
 }

@@ -5,6 +5,11 @@ package engine
 // phasing). Attacks are found from the attackers' own tables, so boards
 // whose moves are not reversible are handled exactly.
 func (p *Position) Attacked(t int, by Color) bool {
+	return p.attackedByStep(t, by) || p.attackedByRider(t, by)
+}
+
+// attackedByStep is Attacked for knights, kings, pawns and phasing.
+func (p *Position) attackedByStep(t int, by Color) bool {
 	g := p.g
 	b := p.Board
 	kn := MakePiece(by, Knight, false)
@@ -32,6 +37,13 @@ func (p *Position) Attacked(t int, by Color) bool {
 			return true
 		}
 	}
+	return false
+}
+
+// attackedByRider is Attacked for bishops, rooks and queens.
+func (p *Position) attackedByRider(t int, by Color) bool {
+	g := p.g
+	b := p.Board
 	nodes := g.attackTrie[t]
 	for i := 0; i < len(nodes); {
 		n := &nodes[i]
@@ -314,8 +326,8 @@ func (p *Position) legality() legality {
 	if k < 0 {
 		return l
 	}
-	l.inCheck = p.Attacked(int(k), us.Other())
-	l.pin = p.pinned(k, us)
+	l.pin, l.inCheck = p.pinned(k, us)
+	l.inCheck = l.inCheck || p.attackedByStep(int(k), us.Other())
 	if p.V.MateRule != MateRuleNone && p.King[us.Other()] >= 0 {
 		l.mateTwin = p.g.Twin[p.King[us.Other()]]
 	}
@@ -406,7 +418,10 @@ func (p *Position) violatesMateRule(m Move, u Undo) bool {
 // toward k, with an enemy rider of a matching kind next on that line. An
 // empty switch half counts as holding the piece on its other half: that
 // piece blocks the line there, and moving it away opens it.
-func (p *Position) pinned(k int16, us Color) bitset {
+//
+// The same walk finds a rider giving check: an enemy rider of a matching
+// kind that is the first piece on its line (check).
+func (p *Position) pinned(k int16, us Color) (pin bitset, check bool) {
 	g := p.g
 	var out bitset = p.pinBuf[:len(g.pinnable[k])]
 	for i := range out {
@@ -438,10 +453,14 @@ func (p *Position) pinned(k int16, us Color) bitset {
 			continue
 		}
 		// A rider on the other half of a switch only blocks this line.
-		if blocker >= 0 && at == n.Cell && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
-			out.set(int(blocker))
+		if at == n.Cell && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
+			if blocker >= 0 {
+				out.set(int(blocker))
+			} else {
+				check = true
+			}
 		}
 		i = int(n.Skip)
 	}
-	return out
+	return out, check
 }
