@@ -69,6 +69,10 @@ func (p *Position) countCastling() int {
 		if !ok {
 			continue
 		}
+		if !cd.recheck {
+			n++
+			continue
+		}
 		kt, rt := b[cd.KingTo], b[cd.RookTo]
 		b[cd.KingFrom], b[cd.RookFrom] = 0, 0
 		b[cd.KingTo], b[cd.RookTo] = king, rook
@@ -241,4 +245,37 @@ func (p *Position) countPlain(o int16) int {
 		}
 	}
 	return n
+}
+
+// castleOpensLine reports whether castling cd can leave its king attacked
+// although every Safe cell was safe before it: when the king's target is
+// not a Safe cell, or when a line toward the target runs through the
+// king's or the rook's cell and on beyond it without first meeting the
+// rook's target, which the castling rook fills. Attacks by steps do not
+// depend on what stands between, so only lines matter.
+func (g *Geometry) castleOpensLine(cd *CastleDef) bool {
+	if !containsCell(cd.Safe, cd.KingTo) || g.hasPartner {
+		return true
+	}
+	cells := []int16{cd.KingFrom, cd.KingTo, cd.RookFrom, cd.RookTo}
+	for i, a := range cells {
+		for _, b := range cells[i+1:] {
+			if a == b {
+				return true
+			}
+		}
+	}
+	nodes := g.attackTrie[cd.KingTo]
+	for i := 0; i < len(nodes); {
+		n := nodes[i]
+		if n.Cell == cd.RookTo {
+			i = int(n.Skip)
+			continue
+		}
+		if (n.Cell == cd.KingFrom || n.Cell == cd.RookFrom) && int(n.Skip) > i+1 {
+			return true
+		}
+		i++
+	}
+	return false
 }

@@ -74,8 +74,12 @@ type Geometry struct {
 	knightFrom  [][]int16
 	kingFrom    [][]int16
 	pawnCapFrom [2][2][][]int16
-	attackTrie  [][]attackNode
-	pinnable    []bitset
+	// stepFrom[by][t] lists every cell from which a knight, king or pawn
+	// of colour by would capture on t, with that piece: one loop answers
+	// "is t attacked by a step".
+	stepFrom   [2][][]stepAttacker
+	attackTrie [][]attackNode
+	pinnable   []bitset
 
 	// MayDup: two paths of one piece can reach the same cell, so
 	// generation removes duplicate destinations.
@@ -93,6 +97,12 @@ type Geometry struct {
 	// written are the names moves are written with where they differ
 	// from the canonical ones (Chess 66's switch cells); nil: none do.
 	written map[int]string
+}
+
+// stepAttacker is a cell and the piece that attacks from it.
+type stepAttacker struct {
+	Cell  int16
+	Piece Piece
 }
 
 type bitset []uint64
@@ -384,6 +394,22 @@ func (g *Geometry) finish() {
 	for c := 0; c < 2; c++ {
 		for d := 0; d < 2; d++ {
 			g.pawnCapFrom[c][d] = invert(g.PawnCap[c][d], n)
+		}
+	}
+	for by := Color(0); by < 2; by++ {
+		g.stepFrom[by] = make([][]stepAttacker, n)
+		for t := 0; t < n; t++ {
+			var s []stepAttacker
+			add := func(cells []int16, pc Piece) {
+				for _, o := range cells {
+					s = append(s, stepAttacker{o, pc})
+				}
+			}
+			add(g.pawnCapFrom[by][0][t], MakePiece(by, Pawn, false))
+			add(g.pawnCapFrom[by][1][t], MakePiece(by, Pawn, true))
+			add(g.knightFrom[t], MakePiece(by, Knight, false))
+			add(g.kingFrom[t], MakePiece(by, King, false))
+			g.stepFrom[by][t] = s
 		}
 	}
 	g.buildAttackTries()

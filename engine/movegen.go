@@ -12,24 +12,9 @@ func (p *Position) Attacked(t int, by Color) bool {
 func (p *Position) attackedByStep(t int, by Color) bool {
 	g := p.g
 	b := p.Board
-	kn := MakePiece(by, Knight, false)
-	for _, o := range g.knightFrom[t] {
-		if b[o] == kn {
+	for _, a := range g.stepFrom[by][t] {
+		if b[a.Cell] == a.Piece {
 			return true
-		}
-	}
-	kg := MakePiece(by, King, false)
-	for _, o := range g.kingFrom[t] {
-		if b[o] == kg {
-			return true
-		}
-	}
-	for d := 0; d < 2; d++ {
-		pw := MakePiece(by, Pawn, d == 1)
-		for _, o := range g.pawnCapFrom[by][d][t] {
-			if b[o] == pw {
-				return true
-			}
 		}
 	}
 	if g.Twin != nil {
