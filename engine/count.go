@@ -20,6 +20,10 @@ func (p *Position) countLegal(scratch []Move) int {
 		if pc == 0 || pc.Color() != us {
 			continue
 		}
+		if int16(o) == l.king && p.g.Twin == nil {
+			n += p.countKing(l.king)
+			continue
+		}
 		if int16(o) != l.king && !l.pin.has(o) {
 			c, hit := p.countPiece(int16(o), l.mateTwin)
 			if !hit {
@@ -278,4 +282,31 @@ func (g *Geometry) castleOpensLine(cd *CastleDef) bool {
 		i++
 	}
 	return false
+}
+
+// countKing counts the legal steps of the king on k on a board without
+// phasing (the side to move not in check): each target is tested with the
+// king lifted from k and standing on the target.
+func (p *Position) countKing(k int16) int {
+	b := p.Board
+	king := b[k]
+	us := king.Color()
+	them := us.Other()
+	n := 0
+	for _, t := range p.g.KingSteps[k] {
+		x := b[t]
+		if x != 0 {
+			if x.Color() == us {
+				continue
+			}
+		} else if !p.free(t) {
+			continue
+		}
+		b[k], b[t] = 0, king
+		if !p.Attacked(int(t), them) {
+			n++
+		}
+		b[k], b[t] = king, x
+	}
+	return n
 }
