@@ -199,25 +199,24 @@ func (p *Position) countPlain(o int16) int {
 	n := 0
 	switch pc.Kind() {
 	case Pawn:
-		d := pc.Dir()
-		promo := g.Promo[us][d]
-		for _, t := range g.PawnPush[us][d][o] {
+		pt := &g.pawnAt[us][pc.Dir()][o]
+		for i, t := range pt.push {
 			if b[t] == 0 {
 				n++
-				if promo[t] {
+				if pt.promo[i] {
 					n += 3
 				}
 			}
 		}
-		for _, md := range g.PawnDouble[us][d][o] {
+		for _, md := range pt.double {
 			if b[md[0]] == 0 && b[md[1]] == 0 {
 				n++
 			}
 		}
-		for _, t := range g.PawnCap[us][d][o] {
+		for i, t := range pt.cap {
 			if x := b[t]; x != 0 && x.Color() != us {
 				n++
-				if promo[t] {
+				if pt.promoCap[i] {
 					n += 3
 				}
 			}

@@ -71,6 +71,10 @@ type Geometry struct {
 	PawnDouble [2][2][][][2]int16
 	Promo      [2][2][]bool
 
+	// pawnAt[c][d][cell] gathers the pawn tables of one cell, so that
+	// counting reads one record instead of four tables.
+	pawnAt [2][2][]pawnCell
+
 	knightFrom  [][]int16
 	kingFrom    [][]int16
 	pawnCapFrom [2][2][][]int16
@@ -97,6 +101,15 @@ type Geometry struct {
 	// written are the names moves are written with where they differ
 	// from the canonical ones (Chess 66's switch cells); nil: none do.
 	written map[int]string
+}
+
+// pawnCell is what a pawn of one colour and direction does from one cell.
+type pawnCell struct {
+	push   []int16
+	cap    []int16
+	double [][2]int16
+	// promo[i] tells whether push[i] promotes, promoCap[i] cap[i].
+	promo, promoCap []bool
 }
 
 // stepAttacker is a cell and the piece that attacks from it.
@@ -394,6 +407,22 @@ func (g *Geometry) finish() {
 	for c := 0; c < 2; c++ {
 		for d := 0; d < 2; d++ {
 			g.pawnCapFrom[c][d] = invert(g.PawnCap[c][d], n)
+		}
+	}
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			at := make([]pawnCell, n)
+			for o := range at {
+				pc := pawnCell{push: g.PawnPush[c][d][o], cap: g.PawnCap[c][d][o], double: g.PawnDouble[c][d][o]}
+				for _, t := range pc.push {
+					pc.promo = append(pc.promo, g.Promo[c][d][t])
+				}
+				for _, t := range pc.cap {
+					pc.promoCap = append(pc.promoCap, g.Promo[c][d][t])
+				}
+				at[o] = pc
+			}
+			g.pawnAt[c][d] = at
 		}
 	}
 	for by := Color(0); by < 2; by++ {
