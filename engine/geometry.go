@@ -78,10 +78,12 @@ type Geometry struct {
 	knightFrom  [][]int16
 	kingFrom    [][]int16
 	pawnCapFrom [2][2][][]int16
-	// stepFrom[by][t] lists every cell from which a knight, king or pawn
-	// of colour by would capture on t, with that piece: one loop answers
-	// "is t attacked by a step".
+	// stepFrom[by][t] lists every cell from which a knight or pawn of
+	// colour by would capture on t, with that piece: one loop answers "is
+	// t attacked by a step". The king is found by its cell in kingNear[t],
+	// the cells a king attacks t from.
 	stepFrom   [2][][]stepAttacker
+	kingNear   []bitset
 	attackTrie [][]attackNode
 	pinnable   []bitset
 
@@ -90,6 +92,9 @@ type Geometry struct {
 	MayDup bool
 	// PawnDirs: pawns carry a direction that position strings write.
 	PawnDirs bool
+	// plain: no duplicates, switches or phasing, so perft's counter
+	// needs none of their checks.
+	plain bool
 
 	zPiece  []uint64
 	zEP     []uint64
@@ -402,6 +407,7 @@ func (g *Geometry) finish() {
 			g.hasPartner = true
 		}
 	}
+	g.plain = !g.MayDup && !g.hasPartner && g.Twin == nil
 	g.knightFrom = invert(g.Knight, n)
 	g.kingFrom = invert(g.KingSteps, n)
 	for c := 0; c < 2; c++ {
@@ -434,11 +440,22 @@ func (g *Geometry) finish() {
 					s = append(s, stepAttacker{o, pc})
 				}
 			}
-			add(g.pawnCapFrom[by][0][t], MakePiece(by, Pawn, false))
-			add(g.pawnCapFrom[by][1][t], MakePiece(by, Pawn, true))
+			// Where pawns carry no direction of their own, White's go '+'
+			// and Black's '-' (position strings and moves keep it so).
+			for d := 0; d < 2; d++ {
+				if g.PawnDirs || d == int(by) {
+					add(g.pawnCapFrom[by][d][t], MakePiece(by, Pawn, d == 1))
+				}
+			}
 			add(g.knightFrom[t], MakePiece(by, Knight, false))
-			add(g.kingFrom[t], MakePiece(by, King, false))
 			g.stepFrom[by][t] = s
+		}
+	}
+	g.kingNear = make([]bitset, n)
+	for t := range g.kingNear {
+		g.kingNear[t] = newBitset(n)
+		for _, o := range g.kingFrom[t] {
+			g.kingNear[t].set(int(o))
 		}
 	}
 	g.buildAttackTries()

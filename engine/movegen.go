@@ -17,6 +17,11 @@ func (p *Position) attackedByStep(t int, by Color) bool {
 			return true
 		}
 	}
+	// Callers may edit Board (a caption recolours pieces), so the king's
+	// cell is read from King but its piece checked on the board.
+	if k := p.King[by]; k >= 0 && g.kingNear[t].has(int(k)) && b[k] == MakePiece(by, King, false) {
+		return true
+	}
 	if g.Twin != nil {
 		if tw := b[g.Twin[t]]; tw != 0 && tw.Color() == by {
 			return true
@@ -299,6 +304,7 @@ func (p *Position) AppendLegal(ms []Move) []Move {
 // on the Möbius strip, the twin of the enemy king's cell (-1 elsewhere).
 type legality struct {
 	inCheck  bool
+	anyPin   bool
 	king     int16
 	mateTwin int16
 	pin      bitset
@@ -311,7 +317,7 @@ func (p *Position) legality() legality {
 	if k < 0 {
 		return l
 	}
-	l.pin, l.inCheck = p.pinned(k, us)
+	l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
 	l.inCheck = l.inCheck || p.attackedByStep(int(k), us.Other())
 	if p.V.MateRule != MateRuleNone && p.King[us.Other()] >= 0 {
 		l.mateTwin = p.g.Twin[p.King[us.Other()]]
@@ -406,7 +412,7 @@ func (p *Position) violatesMateRule(m Move, u Undo) bool {
 //
 // The same walk finds a rider giving check: an enemy rider of a matching
 // kind that is the first piece on its line (check).
-func (p *Position) pinned(k int16, us Color) (pin bitset, check bool) {
+func (p *Position) pinned(k int16, us Color) (pin bitset, any, check bool) {
 	g := p.g
 	var out bitset = p.pinBuf[:len(g.pinnable[k])]
 	for i := range out {
@@ -441,11 +447,12 @@ func (p *Position) pinned(k int16, us Color) (pin bitset, check bool) {
 		if at == n.Cell && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
 			if blocker >= 0 {
 				out.set(int(blocker))
+				any = true
 			} else {
 				check = true
 			}
 		}
 		i = int(n.Skip)
 	}
-	return out, check
+	return out, any, check
 }
