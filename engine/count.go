@@ -139,6 +139,15 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	b := p.Board
 	pc := b[o]
 	us := pc.Color()
+	if stop < 0 && !g.hasPartner && g.Twin == nil {
+		// Knight tables hold each target once; only rays meet again.
+		switch pc.Kind() {
+		case Knight:
+			return p.countPlain(o), false
+		case Bishop, Rook, Queen:
+			return p.countRiderOnce(o), false
+		}
+	}
 	// seen and seenPromo mirror dedupe: plain destinations and promotion
 	// groups are told apart separately.
 	var seen, seenPromo [5]uint64
@@ -348,6 +357,32 @@ func (p *Position) countKing(k int16) int {
 			}
 		}
 		b[k], b[t] = king, x
+	}
+	return n
+}
+
+// countRiderOnce counts the destinations of the rider on o, each once
+// however many of its rays reach it, on a board without switches.
+func (p *Position) countRiderOnce(o int16) int {
+	b := p.Board
+	us := b[o].Color()
+	nodes := p.g.rays[b[o].Kind()][o]
+	var seen [5]uint64
+	n := 0
+	for i := 0; i < len(nodes); {
+		nd := &nodes[i]
+		c := uint(nd.Cell)
+		x := b[c]
+		if x != 0 {
+			i = int(nd.Skip)
+			if x.Color() == us {
+				continue
+			}
+		} else {
+			i++
+		}
+		n += int(^seen[c>>6]>>(c&63)) & 1
+		seen[c>>6] |= 1 << (c & 63)
 	}
 	return n
 }
