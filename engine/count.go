@@ -139,14 +139,8 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	b := p.Board
 	pc := b[o]
 	us := pc.Color()
-	if stop < 0 && !g.hasPartner && g.Twin == nil {
-		// Knight tables hold each target once; only rays meet again.
-		switch pc.Kind() {
-		case Knight:
-			return p.countPlain(o), false
-		case Bishop, Rook, Queen:
-			return p.countRiderOnce(o), false
-		}
+	if !g.hasPartner && pc.Kind() != Pawn && pc.Kind() != King {
+		return p.countOnce(o, stop)
 	}
 	// seen and seenPromo mirror dedupe: plain destinations and promotion
 	// groups are told apart separately.
@@ -361,28 +355,50 @@ func (p *Position) countKing(k int16) int {
 	return n
 }
 
-// countRiderOnce counts the destinations of the rider on o, each once
-// however many of its rays reach it, on a board without switches.
-func (p *Position) countRiderOnce(o int16) int {
+// countOnce counts the destinations of the knight or rider on o, each
+// once however many of its paths reach it (phasing included), on a board
+// without switches; hit reports that one of them is stop.
+func (p *Position) countOnce(o, stop int16) (n int, hit bool) {
+	g := p.g
 	b := p.Board
-	us := b[o].Color()
-	nodes := p.g.rays[b[o].Kind()][o]
+	pc := b[o]
+	us := pc.Color()
 	var seen [5]uint64
-	n := 0
-	for i := 0; i < len(nodes); {
-		nd := &nodes[i]
-		c := uint(nd.Cell)
-		x := b[c]
-		if x != 0 {
-			i = int(nd.Skip)
-			if x.Color() == us {
-				continue
-			}
-		} else {
-			i++
-		}
+	mark := func(c uint) {
 		n += int(^seen[c>>6]>>(c&63)) & 1
 		seen[c>>6] |= 1 << (c & 63)
 	}
-	return n
+	if pc.Kind() == Knight {
+		for _, t := range g.Knight[o] {
+			if x := b[t]; x == 0 || x.Color() != us {
+				mark(uint(t))
+			}
+		}
+	} else {
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			c := uint(nd.Cell)
+			x := b[c]
+			if x != 0 {
+				i = int(nd.Skip)
+				if x.Color() == us {
+					continue
+				}
+			} else {
+				i++
+			}
+			mark(c)
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			mark(uint(t))
+		}
+	}
+	if stop >= 0 && seen[stop>>6]>>(uint(stop)&63)&1 != 0 {
+		hit = true
+	}
+	return n, hit
 }
