@@ -74,6 +74,18 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
 		if !hit {
 			return c
 		}
+		if k := p.Board[o].Kind(); k != Pawn {
+			// Only the move onto the twin of the enemy king needs the mate
+			// rule; what a knight or rider lands with does not depend on
+			// the path it took.
+			m := Move{From: int16(o), To: l.mateTwin, Mid: -1}
+			u := p.Make(m)
+			if p.violatesMateRule(m, u) {
+				c--
+			}
+			p.Unmake(m, u)
+			return c
+		}
 	}
 	return len(p.filterWith(p.genPiece(scratch[:0], int16(o)), 0, *l))
 }
