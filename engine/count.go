@@ -8,8 +8,11 @@ import "math/bits"
 // destinations as it walks its tables; the rest go through the ordinary
 // generate-and-filter path, in scratch.
 func (p *Position) countLegal(scratch []Move) int {
-	if p.V.Observation || p.King[p.Side] < 0 {
+	if p.King[p.Side] < 0 {
 		return len(p.AppendLegal(scratch[:0]))
+	}
+	if p.V.Observation {
+		return p.countHeisenberg(scratch)
 	}
 	l := p.legality()
 	if l.inCheck {
