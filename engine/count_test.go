@@ -17,7 +17,7 @@ func TestCountLegalMatchesList(t *testing.T) {
 		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
 		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
 	}
-	games := 12
+	games := 20
 	if raceEnabled || testing.Short() {
 		games = 3
 	}

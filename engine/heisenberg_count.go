@@ -26,7 +26,7 @@ func (p *Position) countHeisenberg(scratch []Move) int {
 		case l.anyPin && l.pin.has(o), pc.Kind() == Pawn && p.EPSkip >= 0:
 			n += len(p.filterWith(p.pieceMoves(scratch[:0], int16(o), &w, &sOf), 0, l))
 		default:
-			n += p.countPieceMoves(scratch, int16(o), &w, &sOf)
+			n += p.countPieceMoves(scratch, int16(o), &w)
 		}
 	}
 	return n + len(p.filterWith(p.genCastling(scratch[:0]), 0, l))
@@ -34,19 +34,8 @@ func (p *Position) countHeisenberg(scratch []Move) int {
 
 // countPieceMoves is len(pieceMoves(...)) with the changes of position
 // counted rather than listed.
-func (p *Position) countPieceMoves(scratch []Move, o int16, w *watch, sOf *[64]int16) int {
-	ms := p.watchedFIDE(scratch[:0], o, w, sOf)
-	var fide, done, seenAt uint64
-	n := 0
-	for i, m := range ms {
-		fide |= cellBit(m.To)
-		if s := sOf[i]; s >= 0 {
-			seenAt |= cellBit(s)
-			continue
-		}
-		done |= cellBit(m.To)
-		n++
-	}
+func (p *Position) countPieceMoves(scratch []Move, o int16, w *watch) int {
+	fide, done, seenAt, n := p.countWatchedFIDE(o, w)
 	pc := p.Board[o]
 	promo := p.g.Promo[pc.Color()][pc.Dir()]
 	for seenAt != 0 {
@@ -71,4 +60,93 @@ func (p *Position) countPieceMoves(scratch []Move, o int16, w *watch, sOf *[64]i
 		}
 	}
 	return n
+}
+
+// countWatchedFIDE walks the FIDE moves of the non-king piece on o as
+// watchedFIDE lists them (en passant aside: the caller lists pawns when it
+// is open) and returns their destinations (fide), the unobserved ones
+// (done), the first observed cells on the paths of the others (seenAt)
+// and how many moves the unobserved ones make.
+func (p *Position) countWatchedFIDE(o int16, w *watch) (fide, done, seenAt uint64, n int) {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	// add records a destination t whose path was first observed on f (-1:
+	// never), making k moves.
+	add := func(t, f int16, k int) {
+		fide |= cellBit(t)
+		if f >= 0 {
+			seenAt |= cellBit(f)
+			return
+		}
+		done |= cellBit(t)
+		n += k
+	}
+	seen := func(c int16) bool { return w.seen&cellBit(c) != 0 }
+	firstSeen := func(c int16) int16 {
+		if seen(c) {
+			return c
+		}
+		return -1
+	}
+	switch pc.Kind() {
+	case Bishop, Rook, Queen:
+		var firstAt [16]int16
+		firstAt[0] = -1
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			f := firstAt[nd.Depth-1]
+			if f < 0 && seen(nd.Cell) {
+				f = nd.Cell
+			}
+			firstAt[nd.Depth] = f
+			x := b[nd.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					add(nd.Cell, f, 1)
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			add(nd.Cell, f, 1)
+			i++
+		}
+	case Knight:
+		for _, t := range g.Knight[o] {
+			if x := b[t]; x == 0 || x.Color() != us {
+				add(t, firstSeen(knightForward(o, t)), 1)
+			}
+		}
+	case Pawn:
+		d := pc.Dir()
+		promo := g.Promo[us][d]
+		moves := func(t int16) int {
+			if promo[t] {
+				return 4
+			}
+			return 1
+		}
+		for _, t := range g.PawnPush[us][d][o] {
+			if b[t] == 0 {
+				add(t, firstSeen(t), moves(t))
+			}
+		}
+		for _, md := range g.PawnDouble[us][d][o] {
+			if b[md[0]] == 0 && b[md[1]] == 0 {
+				f := firstSeen(md[0])
+				if f < 0 {
+					f = firstSeen(md[1])
+				}
+				add(md[1], f, 1)
+			}
+		}
+		for _, t := range g.PawnCap[us][d][o] {
+			if x := b[t]; x != 0 && x.Color() != us {
+				add(t, firstSeen(t), moves(t))
+			}
+		}
+	}
+	return fide, done, seenAt, n
 }
