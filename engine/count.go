@@ -154,7 +154,7 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	b := p.Board
 	pc := b[o]
 	us := pc.Color()
-	if !g.hasPartner && pc.Kind() != Pawn && pc.Kind() != King {
+	if pc.Kind() != Pawn && pc.Kind() != King {
 		return p.countOnce(o, stop)
 	}
 	// seen and seenPromo mirror dedupe: plain destinations and promotion
@@ -371,8 +371,9 @@ func (p *Position) countKing(k int16) int {
 }
 
 // countOnce counts the destinations of the knight or rider on o, each
-// once however many of its paths reach it (phasing included), on a board
-// without switches; hit reports that one of them is stop.
+// once however many of its paths reach it (phasing included); hit reports
+// that one of them is stop. At a switch, an empty half whose other half
+// is taken stops the piece before it, as in genPieceFIDE.
 func (p *Position) countOnce(o, stop int16) (n int, hit bool) {
 	g := p.g
 	b := p.Board
@@ -385,7 +386,7 @@ func (p *Position) countOnce(o, stop int16) (n int, hit bool) {
 	}
 	if pc.Kind() == Knight {
 		for _, t := range g.Knight[o] {
-			if x := b[t]; x == 0 || x.Color() != us {
+			if x := b[t]; x == 0 && p.free(t) || x != 0 && x.Color() != us {
 				mark(uint(t))
 			}
 		}
@@ -400,6 +401,9 @@ func (p *Position) countOnce(o, stop int16) (n int, hit bool) {
 				if x.Color() == us {
 					continue
 				}
+			} else if g.hasPartner && !p.free(nd.Cell) {
+				i = int(nd.Skip)
+				continue
 			} else {
 				i++
 			}
