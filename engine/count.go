@@ -157,6 +157,9 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	if pc.Kind() != Pawn && pc.Kind() != King {
 		return p.countOnce(o, stop)
 	}
+	if pc.Kind() == Pawn && g.pawnAt[us][pc.Dir()][o].distinct {
+		return p.countPawn(o, stop)
+	}
 	// seen and seenPromo mirror dedupe: plain destinations and promotion
 	// groups are told apart separately.
 	var seen, seenPromo [5]uint64
@@ -418,6 +421,47 @@ func (p *Position) countOnce(o, stop int16) (n int, hit bool) {
 	}
 	if stop >= 0 && seen[stop>>6]>>(uint(stop)&63)&1 != 0 {
 		hit = true
+	}
+	return n, hit
+}
+
+// countPawn counts the moves of the pawn on o when its targets are all
+// different cells (pawnCell.distinct); hit reports a target on stop.
+func (p *Position) countPawn(o, stop int16) (n int, hit bool) {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	pt := &g.pawnAt[us][pc.Dir()][o]
+	add := func(t int16, promo bool) {
+		n++
+		if promo {
+			n += 3
+		}
+		if t == stop {
+			hit = true
+		}
+	}
+	for i, t := range pt.push {
+		if p.free(t) {
+			add(t, pt.promo[i])
+		}
+	}
+	for _, md := range pt.double {
+		if p.free(md[0]) && p.free(md[1]) {
+			add(md[1], false)
+		}
+	}
+	for i, t := range pt.cap {
+		if x := b[t]; x != 0 && x.Color() != us {
+			add(t, pt.promoCap[i])
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			add(t, g.Promo[us][pc.FlipDir().Dir()][t])
+		}
 	}
 	return n, hit
 }

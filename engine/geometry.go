@@ -115,6 +115,10 @@ type pawnCell struct {
 	double [][2]int16
 	// promo[i] tells whether push[i] promotes, promoCap[i] cap[i].
 	promo, promoCap []bool
+	// distinct: no two of the pawn's targets (pushes, captures, double
+	// steps and the phasing twin) are the same cell, so counting needs no
+	// set of cells seen.
+	distinct bool
 }
 
 // stepAttacker is a cell and the piece that attacks from it.
@@ -425,6 +429,19 @@ func (g *Geometry) finish() {
 				}
 				for _, t := range pc.cap {
 					pc.promoCap = append(pc.promoCap, g.Promo[c][d][t])
+				}
+				all := append(append([]int16(nil), pc.push...), pc.cap...)
+				for _, md := range pc.double {
+					all = append(all, md[1])
+				}
+				if g.Twin != nil {
+					all = append(all, g.Twin[o])
+				}
+				pc.distinct = true
+				for i, t := range all {
+					if containsCell(all[i+1:], t) {
+						pc.distinct = false
+					}
 				}
 				at[o] = pc
 			}
