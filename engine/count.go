@@ -100,47 +100,56 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
 // on its own cell too (the king only blocks lines), so countKing's
 // findings spare those tests.
 func (p *Position) countCastling() int {
-	us := p.Side
-	them := us.Other()
-	b := p.Board
-	king, rook := MakePiece(us, King, false), MakePiece(us, Rook, false)
 	n := 0
 	for i := range p.V.Castling {
-		cd := &p.V.Castling[i]
-		if cd.Color != us || p.Castle&cd.Right == 0 || b[cd.KingFrom] != king || b[cd.RookFrom] != rook {
-			continue
-		}
-		ok := true
-		for _, c := range cd.Empty {
-			if b[c] != 0 {
-				ok = false
-				break
-			}
-		}
-		for _, c := range cd.Safe {
-			if !ok {
-				break
-			}
-			ok = c == cd.KingFrom || containsCell(p.safeSteps[:p.nSafeSteps], c) || !p.Attacked(int(c), them)
-		}
-		if !ok {
-			continue
-		}
-		if !cd.recheck {
-			n++
-			continue
-		}
-		kt, rt := b[cd.KingTo], b[cd.RookTo]
-		b[cd.KingFrom], b[cd.RookFrom] = 0, 0
-		b[cd.KingTo], b[cd.RookTo] = king, rook
-		ok = !p.Attacked(int(cd.KingTo), them)
-		b[cd.KingTo], b[cd.RookTo] = kt, rt
-		b[cd.KingFrom], b[cd.RookFrom] = king, rook
-		if ok {
+		if p.castleLegal(&p.V.Castling[i]) {
 			n++
 		}
 	}
 	return n
+}
+
+// appendCastling appends the legal castling moves under countCastling's
+// conditions.
+func (p *Position) appendCastling(ms []Move) []Move {
+	for i := range p.V.Castling {
+		if cd := &p.V.Castling[i]; p.castleLegal(cd) {
+			ms = append(ms, Move{From: cd.KingFrom, To: cd.KingTo, Flags: FlagCastle, Mid: -1})
+		}
+	}
+	return ms
+}
+
+// castleLegal reports whether the side to move may castle by cd, for
+// countCastling and appendCastling.
+func (p *Position) castleLegal(cd *CastleDef) bool {
+	us := p.Side
+	them := us.Other()
+	b := p.Board
+	king, rook := MakePiece(us, King, false), MakePiece(us, Rook, false)
+	if cd.Color != us || p.Castle&cd.Right == 0 || b[cd.KingFrom] != king || b[cd.RookFrom] != rook {
+		return false
+	}
+	for _, c := range cd.Empty {
+		if b[c] != 0 {
+			return false
+		}
+	}
+	for _, c := range cd.Safe {
+		if c != cd.KingFrom && !containsCell(p.safeSteps[:p.nSafeSteps], c) && p.Attacked(int(c), them) {
+			return false
+		}
+	}
+	if !cd.recheck {
+		return true
+	}
+	kt, rt := b[cd.KingTo], b[cd.RookTo]
+	b[cd.KingFrom], b[cd.RookFrom] = 0, 0
+	b[cd.KingTo], b[cd.RookTo] = king, rook
+	ok := !p.Attacked(int(cd.KingTo), them)
+	b[cd.KingTo], b[cd.RookTo] = kt, rt
+	b[cd.KingFrom], b[cd.RookFrom] = king, rook
+	return ok
 }
 
 // countPiece counts the pseudo-legal moves of the piece on o as genPiece

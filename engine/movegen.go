@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // Attacked reports whether side by has a capture move onto cell t in this
 // position (RULES §1: pawns by their capture steps, Möbius pieces also by
 // phasing). Attacks are found from the attackers' own tables, so boards
@@ -190,17 +192,18 @@ func dedupe(ms []Move, start int) []Move {
 // genPseudo appends every pseudo-legal move of the side to move (moves
 // that may still leave the own king attacked).
 func (p *Position) genPseudo(ms []Move) []Move {
+	return p.genCastling(p.genEnPassant(p.genPieces(ms)))
+}
+
+// genPieces appends the pseudo-legal moves of every piece of the side to
+// move, castling and en passant excluded, in the order of their cells.
+func (p *Position) genPieces(ms []Move) []Move {
 	b := p.Board
-	us := p.Side
-	for o := range b {
-		pc := b[o]
-		if pc == 0 || pc.Color() != us {
-			continue
+	for base := 0; base < len(b); base += 8 {
+		for own := ownBytes(b, base, p.Side); own != 0; own &= own - 1 {
+			ms = p.genPiece(ms, int16(base+bits.TrailingZeros64(own)>>3))
 		}
-		ms = p.genPiece(ms, int16(o))
 	}
-	ms = p.genEnPassant(ms)
-	ms = p.genCastling(ms)
 	return ms
 }
 
@@ -296,7 +299,18 @@ func (p *Position) AppendLegal(ms []Move) []Move {
 		return p.appendHeisenberg(ms)
 	}
 	start := len(ms)
-	return p.filterLegal(p.genPseudo(ms), start)
+	if p.King[p.Side] < 0 {
+		return p.genPseudo(ms)
+	}
+	l := p.legality()
+	if l.inCheck || l.mateTwin >= 0 {
+		return p.filterWith(p.genPseudo(ms), start, l)
+	}
+	// Not in check: castling is decided as the counter decides it, with
+	// no king steps known yet.
+	ms = p.filterWith(p.genEnPassant(p.genPieces(ms)), start, l)
+	p.nSafeSteps = 0
+	return p.appendCastling(ms)
 }
 
 // legality is what the legal-move filter needs to know about a position:
@@ -342,7 +356,7 @@ func (p *Position) filterWith(ms []Move, start int, l legality) []Move {
 	w := start
 	for i := start; i < len(ms); i++ {
 		m := ms[i]
-		need := l.inCheck || m.From == l.king || m.Flags&(FlagEnPassant|FlagCastle) != 0 || l.pin.has(int(m.From))
+		need := l.inCheck || m.From == l.king || m.Flags&(FlagEnPassant|FlagCastle) != 0 || l.anyPin && l.pin.has(int(m.From))
 		mate := l.mateTwin >= 0 && (m.To == l.mateTwin || m.Flags&FlagCastle != 0)
 		if need && !mate && m.Flags&(FlagEnPassant|FlagCastle) == 0 {
 			if !p.safeAfter(m, l.king) {
