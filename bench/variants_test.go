@@ -3,6 +3,7 @@
 package bench
 
 import (
+	"sort"
 	"syscall"
 	"testing"
 	"time"
@@ -65,4 +66,51 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPerftVariantsInterleaved runs the same perfts round-robin, one
+// round per iteration (run it with -benchtime 5x or more), and reports for
+// each variant the median over rounds of its rate divided by standard's
+// rate in the same round. A load that comes and goes on a shared machine
+// then moves both sides of each ratio alike.
+func BenchmarkPerftVariantsInterleaved(b *testing.B) {
+	pos := make([]*engine.Position, len(variantSuite))
+	for i, tc := range variantSuite {
+		pos[i] = engine.MustVariant(tc.id).StartPosition()
+	}
+	rates := make([][]float64, len(variantSuite))
+	for r := 0; r < b.N; r++ {
+		for i, tc := range variantSuite {
+			cpu0 := cpuTime()
+			if n := pos[i].Perft(tc.depth); n != tc.nodes {
+				b.Fatalf("%s: perft %d = %d, want %d", tc.id, tc.depth, n, tc.nodes)
+			}
+			if cpu := cpuTime() - cpu0; cpu > 0 {
+				rates[i] = append(rates[i], float64(tc.nodes)/cpu.Seconds())
+			}
+		}
+	}
+	for i, tc := range variantSuite {
+		if len(rates[i]) != len(rates[0]) || len(rates[0]) == 0 {
+			continue // a round too short for the CPU clock
+		}
+		var ratios []float64
+		for r := range rates[i] {
+			ratios = append(ratios, rates[i][r]/rates[0][r])
+		}
+		if i == 0 {
+			b.ReportMetric(medianOf(rates[0]), "standard-nodes/cpu-s")
+			continue
+		}
+		b.ReportMetric(medianOf(ratios), tc.id+"/standard")
+	}
+}
+
+func medianOf(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

@@ -76,6 +76,7 @@ type Geometry struct {
 	pawnCapFrom [2][2][][]int16
 	attackTrie  [][]attackNode
 	pinnable    []bitset
+	countTables
 
 	// MayDup: two paths of one piece can reach the same cell, so
 	// generation removes duplicate destinations.
@@ -379,6 +380,7 @@ func (g *Geometry) finish() {
 			g.hasPartner = true
 		}
 	}
+	g.plain = !g.MayDup && !g.hasPartner && g.Twin == nil
 	g.knightFrom = invert(g.Knight, n)
 	g.kingFrom = invert(g.KingSteps, n)
 	for c := 0; c < 2; c++ {
@@ -386,6 +388,7 @@ func (g *Geometry) finish() {
 			g.pawnCapFrom[c][d] = invert(g.PawnCap[c][d], n)
 		}
 	}
+	g.buildStepTables()
 	g.buildAttackTries()
 	g.buildZobrist()
 }

@@ -1,37 +1,41 @@
 package engine
 
+import "math/bits"
+
 // Attacked reports whether side by has a capture move onto cell t in this
 // position (RULES §1: pawns by their capture steps, Möbius pieces also by
 // phasing). Attacks are found from the attackers' own tables, so boards
 // whose moves are not reversible are handled exactly.
 func (p *Position) Attacked(t int, by Color) bool {
+	return p.attackedByStep(t, by) || p.attackedByRider(t, by)
+}
+
+// attackedByStep is Attacked for knights, kings, pawns and phasing.
+func (p *Position) attackedByStep(t int, by Color) bool {
 	g := p.g
 	b := p.Board
-	kn := MakePiece(by, Knight, false)
-	for _, o := range g.knightFrom[t] {
-		if b[o] == kn {
+	for _, a := range g.stepFrom[by][t] {
+		if b[a.Cell] == a.Piece {
 			return true
 		}
 	}
-	kg := MakePiece(by, King, false)
-	for _, o := range g.kingFrom[t] {
-		if b[o] == kg {
-			return true
-		}
-	}
-	for d := 0; d < 2; d++ {
-		pw := MakePiece(by, Pawn, d == 1)
-		for _, o := range g.pawnCapFrom[by][d][t] {
-			if b[o] == pw {
-				return true
-			}
-		}
+	// Callers may edit Board (a caption recolours pieces), so the king's
+	// cell is read from King but its piece checked on the board.
+	if k := p.King[by]; k >= 0 && g.kingNear[t].has(int(k)) && b[k] == MakePiece(by, King, false) {
+		return true
 	}
 	if g.Twin != nil {
 		if tw := b[g.Twin[t]]; tw != 0 && tw.Color() == by {
 			return true
 		}
 	}
+	return false
+}
+
+// attackedByRider is Attacked for bishops, rooks and queens.
+func (p *Position) attackedByRider(t int, by Color) bool {
+	g := p.g
+	b := p.Board
 	nodes := g.attackTrie[t]
 	for i := 0; i < len(nodes); {
 		n := &nodes[i]
@@ -188,36 +192,47 @@ func dedupe(ms []Move, start int) []Move {
 // genPseudo appends every pseudo-legal move of the side to move (moves
 // that may still leave the own king attacked).
 func (p *Position) genPseudo(ms []Move) []Move {
-	g := p.g
+	return p.genCastling(p.genEnPassant(p.genPieces(ms)))
+}
+
+// genPieces appends the pseudo-legal moves of every piece of the side to
+// move, castling and en passant excluded, in the order of their cells.
+func (p *Position) genPieces(ms []Move) []Move {
 	b := p.Board
-	us := p.Side
-	for o := range b {
-		pc := b[o]
-		if pc == 0 || pc.Color() != us {
-			continue
-		}
-		start := len(ms)
-		ms = p.genPieceFIDE(ms, int16(o))
-		if g.Twin != nil {
-			t := g.Twin[o]
-			if x := b[t]; x == 0 || x.Color() != us {
-				fl := FlagPhase
-				if x != 0 {
-					fl |= FlagCapture
-				}
-				if pc.Kind() == Pawn {
-					ms = addPawnMove(ms, g, us, pc.FlipDir().Dir(), int16(o), t, fl)
-				} else {
-					ms = append(ms, Move{From: int16(o), To: t, Flags: fl, Mid: -1})
-				}
-			}
-		}
-		if g.MayDup {
-			ms = dedupe(ms, start)
+	for base := 0; base < len(b); base += 8 {
+		for own := ownBytes(b, base, p.Side); own != 0; own &= own - 1 {
+			ms = p.genPiece(ms, int16(base+bits.TrailingZeros64(own)>>3))
 		}
 	}
-	ms = p.genEnPassant(ms)
-	ms = p.genCastling(ms)
+	return ms
+}
+
+// genPiece appends the pseudo-legal moves of the piece on cell o, phasing
+// included, castling and en passant excluded, without duplicates.
+func (p *Position) genPiece(ms []Move, o int16) []Move {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	start := len(ms)
+	ms = p.genPieceFIDE(ms, o)
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			fl := FlagPhase
+			if x != 0 {
+				fl |= FlagCapture
+			}
+			if pc.Kind() == Pawn {
+				ms = addPawnMove(ms, g, us, pc.FlipDir().Dir(), o, t, fl)
+			} else {
+				ms = append(ms, Move{From: o, To: t, Flags: fl, Mid: -1})
+			}
+		}
+	}
+	if g.MayDup {
+		ms = dedupe(ms, start)
+	}
 	return ms
 }
 
@@ -284,7 +299,44 @@ func (p *Position) AppendLegal(ms []Move) []Move {
 		return p.appendHeisenberg(ms)
 	}
 	start := len(ms)
-	return p.filterLegal(p.genPseudo(ms), start)
+	if p.King[p.Side] < 0 {
+		return p.genPseudo(ms)
+	}
+	l := p.legality()
+	if l.inCheck || l.mateTwin >= 0 {
+		return p.filterWith(p.genPseudo(ms), start, l)
+	}
+	// Not in check: castling is decided as the counter decides it, with
+	// no king steps known yet.
+	ms = p.filterWith(p.genEnPassant(p.genPieces(ms)), start, l)
+	p.nSafeSteps = 0
+	return p.appendCastling(ms)
+}
+
+// legality is what the legal-move filter needs to know about a position:
+// whether the side to move is in check, its king, its pinned pieces and,
+// on the Möbius strip, the twin of the enemy king's cell (-1 elsewhere).
+type legality struct {
+	inCheck  bool
+	anyPin   bool
+	king     int16
+	mateTwin int16
+	pin      bitset
+}
+
+func (p *Position) legality() legality {
+	us := p.Side
+	k := p.King[us]
+	l := legality{king: k, mateTwin: -1}
+	if k < 0 {
+		return l
+	}
+	l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
+	l.inCheck = l.inCheck || p.attackedByStep(int(k), us.Other())
+	if p.V.MateRule != MateRuleNone && p.King[us.Other()] >= 0 {
+		l.mateTwin = p.g.Twin[p.King[us.Other()]]
+	}
+	return l
 }
 
 // filterLegal keeps the moves of ms[start:] that are legal: king safety
@@ -292,24 +344,25 @@ func (p *Position) AppendLegal(ms []Move) []Move {
 // move when in check) and, on the Möbius strip, the mate rules for moves
 // that end on the twin of the enemy king's cell.
 func (p *Position) filterLegal(ms []Move, start int) []Move {
-	us := p.Side
-	them := us.Other()
-	k := p.King[us]
-	if k < 0 {
+	if p.King[p.Side] < 0 {
 		return ms
 	}
-	inCheck := p.Attacked(int(k), them)
-	pin := p.pinned(k, us)
-	mateTwin := int16(-1)
-	if p.V.MateRule != MateRuleNone && p.King[them] >= 0 {
-		mateTwin = p.g.Twin[p.King[them]]
-	}
+	return p.filterWith(ms, start, p.legality())
+}
+
+func (p *Position) filterWith(ms []Move, start int, l legality) []Move {
+	us := p.Side
+	them := us.Other()
 	w := start
 	for i := start; i < len(ms); i++ {
 		m := ms[i]
-		need := inCheck || m.From == k || m.Flags&(FlagEnPassant|FlagCastle) != 0 || pin.has(int(m.From))
-		mate := mateTwin >= 0 && (m.To == mateTwin || m.Flags&FlagCastle != 0)
-		if need || mate {
+		need := l.inCheck || m.From == l.king || m.Flags&(FlagEnPassant|FlagCastle) != 0 || l.anyPin && l.pin.has(int(m.From))
+		mate := l.mateTwin >= 0 && (m.To == l.mateTwin || m.Flags&FlagCastle != 0)
+		if need && !mate && m.Flags&(FlagEnPassant|FlagCastle) == 0 {
+			if !p.safeAfter(m, l.king) {
+				continue
+			}
+		} else if need || mate {
 			u := p.Make(m)
 			ok := true
 			if need {
@@ -327,6 +380,22 @@ func (p *Position) filterLegal(ms []Move, start int) []Move {
 		w++
 	}
 	return ms[:w]
+}
+
+// safeAfter reports whether the own king is not attacked once m is played,
+// for a move that is neither castling nor en passant. Only the two cells of
+// the move change, so they are edited in place instead of making the move:
+// what an own piece is (a promotion) does not change what attacks the king.
+func (p *Position) safeAfter(m Move, k int16) bool {
+	b := p.Board
+	mv, cap := b[m.From], b[m.To]
+	b[m.To], b[m.From] = mv, 0
+	if m.From == k {
+		k = m.To
+	}
+	ok := !p.Attacked(int(k), p.Side.Other())
+	b[m.From], b[m.To] = mv, cap
+	return ok
 }
 
 // violatesMateRule is called with the move made; the side to move is the
@@ -354,7 +423,10 @@ func (p *Position) violatesMateRule(m Move, u Undo) bool {
 // toward k, with an enemy rider of a matching kind next on that line. An
 // empty switch half counts as holding the piece on its other half: that
 // piece blocks the line there, and moving it away opens it.
-func (p *Position) pinned(k int16, us Color) bitset {
+//
+// The same walk finds a rider giving check: an enemy rider of a matching
+// kind that is the first piece on its line (check).
+func (p *Position) pinned(k int16, us Color) (pin bitset, any, check bool) {
 	g := p.g
 	var out bitset = p.pinBuf[:len(g.pinnable[k])]
 	for i := range out {
@@ -386,10 +458,15 @@ func (p *Position) pinned(k int16, us Color) bitset {
 			continue
 		}
 		// A rider on the other half of a switch only blocks this line.
-		if blocker >= 0 && at == n.Cell && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
-			out.set(int(blocker))
+		if at == n.Cell && pc.Color() != us && n.Mask&kindBit(pc.Kind()) != 0 {
+			if blocker >= 0 {
+				out.set(int(blocker))
+				any = true
+			} else {
+				check = true
+			}
 		}
 		i = int(n.Skip)
 	}
-	return out
+	return out, any, check
 }

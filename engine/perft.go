@@ -14,11 +14,11 @@ func (p *Position) Perft(depth int) uint64 {
 }
 
 func (p *Position) perft(depth int, bufs [][]Move) uint64 {
+	if depth == 1 {
+		return uint64(p.countLegal(bufs[1][:0]))
+	}
 	ms := p.AppendLegal(bufs[depth][:0])
 	bufs[depth] = ms[:0]
-	if depth == 1 {
-		return uint64(len(ms))
-	}
 	var n uint64
 	for _, m := range ms {
 		u := p.Make(m)

@@ -18,6 +18,10 @@ type Position struct {
 	Hash               uint64
 	// pinBuf is scratch space for the pinned set (up to 320 cells).
 	pinBuf [5]uint64
+	// safeSteps are the empty cells the king of the side to move may step
+	// to, as the last count found them; castling reuses them.
+	safeSteps  [8]int16
+	nSafeSteps int
 }
 
 // Undo is what Unmake needs to restore the position before a move.

@@ -26,6 +26,11 @@ type CastleDef struct {
 	// not be attacked (the king's cell, the cell it passes, where it lands).
 	Empty []int16
 	Safe  []int16
+
+	// recheck: the king's safety after castling must be tested again,
+	// because the king's target is not among Safe or because a line to it
+	// opens when the king or the rook leaves its cell.
+	recheck bool
 }
 
 // Mate rules on the Möbius strip (RULES §3).
@@ -67,6 +72,9 @@ func (v *Variant) init() {
 		}
 		v.castleMask[cd.KingFrom] &^= all
 		v.castleMask[cd.RookFrom] &^= cd.Right
+	}
+	for i := range v.Castling {
+		v.Castling[i].recheck = v.Geo.castleOpensLine(&v.Castling[i])
 	}
 }
 

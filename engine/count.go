@@ -1,0 +1,476 @@
+package engine
+
+import "math/bits"
+
+// countLegal returns the number of legal moves of the side to move without
+// listing them: perft's last ply only needs the count. A piece that needs
+// no test (not the king, not pinned, the side not in check) adds its
+// destinations as it walks its tables; the rest go through the ordinary
+// generate-and-filter path, in scratch.
+func (p *Position) countLegal(scratch []Move) int {
+	if p.King[p.Side] < 0 {
+		return len(p.AppendLegal(scratch[:0]))
+	}
+	if p.V.Observation {
+		return p.countHeisenberg(scratch)
+	}
+	l := p.legality()
+	if l.inCheck {
+		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
+	}
+	us := p.Side
+	b := p.Board
+	n := 0
+	p.nSafeSteps = 0
+	plain := p.g.plain
+	for base := 0; base < len(b); base += 8 {
+		for own := ownBytes(b, base, us); own != 0; own &= own - 1 {
+			o := base + bits.TrailingZeros64(own)>>3
+			if plain && int16(o) != l.king && !(l.anyPin && l.pin.has(o)) {
+				n += p.countPlain(int16(o))
+				continue
+			}
+			n += p.countFrom(o, &l, scratch)
+		}
+	}
+	ms := p.genEnPassant(scratch[:0])
+	if l.mateTwin >= 0 {
+		ms = p.genCastling(ms)
+	} else {
+		n += p.countCastling()
+	}
+	return n + len(p.filterWith(ms, 0, l))
+}
+
+// ownBytes marks the cells base..base+7 that hold a piece of colour us:
+// the top bit of byte i is set for cell base+i. Reading eight cells at a
+// time spares a branch per cell, which the mix of empty cells and both
+// colours makes hard to predict.
+func ownBytes(b []Piece, base int, us Color) uint64 {
+	var w uint64
+	if len(b)-base >= 8 {
+		c := b[base : base+8 : base+8]
+		w = uint64(c[0]) | uint64(c[1])<<8 | uint64(c[2])<<16 | uint64(c[3])<<24 |
+			uint64(c[4])<<32 | uint64(c[5])<<40 | uint64(c[6])<<48 | uint64(c[7])<<56
+	} else {
+		for i := len(b) - 1; i >= base; i-- {
+			w = w<<8 | uint64(b[i])
+		}
+	}
+	const low3, high = 0x0707070707070707, 0x8080808080808080
+	present := ((w & low3) + 0x7F7F7F7F7F7F7F7F) & high // kind bits not all zero
+	black := (w << 4) & high                            // colour bit moved to the top
+	if us == Black {
+		return present & black
+	}
+	return present &^ black
+}
+
+// countFrom counts the legal moves of the own piece on o, castling and en
+// passant excluded.
+func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
+	if int16(o) == l.king && p.g.Twin == nil {
+		return p.countKing(l.king)
+	}
+	if int16(o) != l.king && !l.pin.has(o) {
+		c, hit := p.countPiece(int16(o), l.mateTwin)
+		if !hit {
+			return c
+		}
+		if k := p.Board[o].Kind(); k != Pawn {
+			// Only the move onto the twin of the enemy king needs the mate
+			// rule; what a knight or rider lands with does not depend on
+			// the path it took.
+			m := Move{From: int16(o), To: l.mateTwin, Mid: -1}
+			u := p.Make(m)
+			if p.violatesMateRule(m, u) {
+				c--
+			}
+			p.Unmake(m, u)
+			return c
+		}
+	}
+	return len(p.filterWith(p.genPiece(scratch[:0], int16(o)), 0, *l))
+}
+
+// countCastling counts the legal castling moves when the side to move is
+// not in check and no mate rule applies: the king's own cell is then known
+// to be safe, and the position after castling is tested by editing the
+// four cells in place. A cell the king may step to is safe with the king
+// on its own cell too (the king only blocks lines), so countKing's
+// findings spare those tests.
+func (p *Position) countCastling() int {
+	n := 0
+	for i := range p.V.Castling {
+		if p.castleLegal(&p.V.Castling[i]) {
+			n++
+		}
+	}
+	return n
+}
+
+// appendCastling appends the legal castling moves under countCastling's
+// conditions.
+func (p *Position) appendCastling(ms []Move) []Move {
+	for i := range p.V.Castling {
+		if cd := &p.V.Castling[i]; p.castleLegal(cd) {
+			ms = append(ms, Move{From: cd.KingFrom, To: cd.KingTo, Flags: FlagCastle, Mid: -1})
+		}
+	}
+	return ms
+}
+
+// castleLegal reports whether the side to move may castle by cd, for
+// countCastling and appendCastling.
+func (p *Position) castleLegal(cd *CastleDef) bool {
+	us := p.Side
+	them := us.Other()
+	b := p.Board
+	king, rook := MakePiece(us, King, false), MakePiece(us, Rook, false)
+	if cd.Color != us || p.Castle&cd.Right == 0 || b[cd.KingFrom] != king || b[cd.RookFrom] != rook {
+		return false
+	}
+	for _, c := range cd.Empty {
+		if b[c] != 0 {
+			return false
+		}
+	}
+	for _, c := range cd.Safe {
+		if c != cd.KingFrom && !containsCell(p.safeSteps[:p.nSafeSteps], c) && p.Attacked(int(c), them) {
+			return false
+		}
+	}
+	if !cd.recheck {
+		return true
+	}
+	kt, rt := b[cd.KingTo], b[cd.RookTo]
+	b[cd.KingFrom], b[cd.RookFrom] = 0, 0
+	b[cd.KingTo], b[cd.RookTo] = king, rook
+	ok := !p.Attacked(int(cd.KingTo), them)
+	b[cd.KingTo], b[cd.RookTo] = kt, rt
+	b[cd.KingFrom], b[cd.RookFrom] = king, rook
+	return ok
+}
+
+// countPiece counts the pseudo-legal moves of the piece on o as genPiece
+// lists them (promotions four times, duplicates once). hit reports that
+// one of them ends on cell stop, which then needs the full test.
+func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
+	g := p.g
+	if g.plain && stop < 0 {
+		return p.countPlain(o), false
+	}
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	if pc.Kind() != Pawn && pc.Kind() != King {
+		return p.countOnce(o, stop)
+	}
+	if pc.Kind() == Pawn && g.pawnAt[us][pc.Dir()][o].distinct {
+		return p.countPawn(o, stop)
+	}
+	// seen and seenPromo mirror dedupe: plain destinations and promotion
+	// groups are told apart separately.
+	var seen, seenPromo [5]uint64
+	dup := g.MayDup
+	add := func(t int16, promo bool) {
+		if t == stop {
+			hit = true
+		}
+		k := 1
+		set := &seen
+		if promo {
+			k = 4
+			set = &seenPromo
+		}
+		if dup {
+			w, bit := t>>6, uint64(1)<<(uint(t)&63)
+			if set[w]&bit != 0 {
+				return
+			}
+			set[w] |= bit
+		}
+		n += k
+	}
+	switch pc.Kind() {
+	case Pawn:
+		d := pc.Dir()
+		promo := g.Promo[us][d]
+		for _, t := range g.PawnPush[us][d][o] {
+			if p.free(t) {
+				add(t, promo[t])
+			}
+		}
+		for _, md := range g.PawnDouble[us][d][o] {
+			if p.free(md[0]) && p.free(md[1]) {
+				add(md[1], false)
+			}
+		}
+		for _, t := range g.PawnCap[us][d][o] {
+			if x := b[t]; x != 0 && x.Color() != us {
+				add(t, promo[t])
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			x := b[t]
+			if x == 0 {
+				if p.free(t) {
+					add(t, false)
+				}
+			} else if x.Color() != us {
+				add(t, false)
+			}
+		}
+	case Bishop, Rook, Queen:
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			x := b[nd.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					add(nd.Cell, false)
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			if g.hasPartner {
+				if pp := g.Partner[nd.Cell]; pp >= 0 && b[pp] != 0 {
+					i = int(nd.Skip)
+					continue
+				}
+			}
+			add(nd.Cell, false)
+			i++
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			add(t, pc.Kind() == Pawn && g.Promo[us][pc.FlipDir().Dir()][t])
+		}
+	}
+	return n, hit
+}
+
+// countPlain is countPiece on a board where every destination is reached
+// once, with no switches and no phasing.
+func (p *Position) countPlain(o int16) int {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	n := 0
+	switch pc.Kind() {
+	case Pawn:
+		pt := &g.pawnAt[us][pc.Dir()][o]
+		for i, t := range pt.push {
+			if b[t] == 0 {
+				n++
+				if pt.promo[i] {
+					n += 3
+				}
+			}
+		}
+		for _, md := range pt.double {
+			if b[md[0]] == 0 && b[md[1]] == 0 {
+				n++
+			}
+		}
+		for i, t := range pt.cap {
+			if x := b[t]; x != 0 && x.Color() != us {
+				n++
+				if pt.promoCap[i] {
+					n += 3
+				}
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			if x := b[t]; x == 0 || x.Color() != us {
+				n++
+			}
+		}
+	case Bishop, Rook, Queen:
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			x := b[nd.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					n++
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			n++
+			i++
+		}
+	}
+	return n
+}
+
+// castleOpensLine reports whether castling cd can leave its king attacked
+// although every Safe cell was safe before it: when the king's target is
+// not a Safe cell, or when a line toward the target runs through the
+// king's or the rook's cell and on beyond it without first meeting the
+// rook's target, which the castling rook fills. Attacks by steps do not
+// depend on what stands between, so only lines matter.
+func (g *Geometry) castleOpensLine(cd *CastleDef) bool {
+	if !containsCell(cd.Safe, cd.KingTo) || g.hasPartner {
+		return true
+	}
+	cells := []int16{cd.KingFrom, cd.KingTo, cd.RookFrom, cd.RookTo}
+	for i, a := range cells {
+		for _, b := range cells[i+1:] {
+			if a == b {
+				return true
+			}
+		}
+	}
+	nodes := g.attackTrie[cd.KingTo]
+	for i := 0; i < len(nodes); {
+		n := nodes[i]
+		if n.Cell == cd.RookTo {
+			i = int(n.Skip)
+			continue
+		}
+		if (n.Cell == cd.KingFrom || n.Cell == cd.RookFrom) && int(n.Skip) > i+1 {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// countKing counts the legal steps of the king on k on a board without
+// phasing (the side to move not in check): each target is tested with the
+// king lifted from k and standing on the target.
+func (p *Position) countKing(k int16) int {
+	b := p.Board
+	king := b[k]
+	us := king.Color()
+	them := us.Other()
+	n := 0
+	for _, t := range p.g.KingSteps[k] {
+		x := b[t]
+		if x != 0 {
+			if x.Color() == us {
+				continue
+			}
+		} else if !p.free(t) {
+			continue
+		}
+		b[k], b[t] = 0, king
+		if !p.Attacked(int(t), them) {
+			n++
+			if x == 0 && p.nSafeSteps < len(p.safeSteps) && !p.g.hasPartner {
+				p.safeSteps[p.nSafeSteps] = t
+				p.nSafeSteps++
+			}
+		}
+		b[k], b[t] = king, x
+	}
+	return n
+}
+
+// countOnce counts the destinations of the knight or rider on o, each
+// once however many of its paths reach it (phasing included); hit reports
+// that one of them is stop. At a switch, an empty half whose other half
+// is taken stops the piece before it, as in genPieceFIDE.
+func (p *Position) countOnce(o, stop int16) (n int, hit bool) {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	var seen [5]uint64
+	mark := func(c uint) {
+		n += int(^seen[c>>6]>>(c&63)) & 1
+		seen[c>>6] |= 1 << (c & 63)
+	}
+	if pc.Kind() == Knight {
+		for _, t := range g.Knight[o] {
+			if x := b[t]; x == 0 && p.free(t) || x != 0 && x.Color() != us {
+				mark(uint(t))
+			}
+		}
+	} else {
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			c := uint(nd.Cell)
+			x := b[c]
+			if x != 0 {
+				i = int(nd.Skip)
+				if x.Color() == us {
+					continue
+				}
+			} else if g.hasPartner && !p.free(nd.Cell) {
+				i = int(nd.Skip)
+				continue
+			} else {
+				i++
+			}
+			mark(c)
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			mark(uint(t))
+		}
+	}
+	if stop >= 0 && seen[stop>>6]>>(uint(stop)&63)&1 != 0 {
+		hit = true
+	}
+	return n, hit
+}
+
+// countPawn counts the moves of the pawn on o when its targets are all
+// different cells (pawnCell.distinct); hit reports a target on stop.
+func (p *Position) countPawn(o, stop int16) (n int, hit bool) {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	pt := &g.pawnAt[us][pc.Dir()][o]
+	add := func(t int16, promo bool) {
+		n++
+		if promo {
+			n += 3
+		}
+		if t == stop {
+			hit = true
+		}
+	}
+	for i, t := range pt.push {
+		if p.free(t) {
+			add(t, pt.promo[i])
+		}
+	}
+	for _, md := range pt.double {
+		if p.free(md[0]) && p.free(md[1]) {
+			add(md[1], false)
+		}
+	}
+	for i, t := range pt.cap {
+		if x := b[t]; x != 0 && x.Color() != us {
+			add(t, pt.promoCap[i])
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x == 0 || x.Color() != us {
+			add(t, g.Promo[us][pc.FlipDir().Dir()][t])
+		}
+	}
+	return n, hit
+}
