@@ -109,10 +109,23 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 	player, scout := search.NewSearcher(), search.NewSearcher()
 	tried := map[uint64]bool{}
 	var out []Puzzle
+	add := func(pz Puzzle) error {
+		pz.ID = fmt.Sprintf("%s-%d", variant, next)
+		if err := Check(pz); err != nil {
+			return fmt.Errorf("generated puzzle fails its check: %w", err)
+		}
+		next++
+		count[Kind(pz)]++
+		out = append(out, pz)
+		cfg.Log(fmt.Sprintf("%s: %s (%s) %s", pz.ID, Kind(pz), strings.Join(pz.Themes, ", "), pz.Position))
+		return nil
+	}
 	for game := 0; game < cfg.Games && !done(); game++ {
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(game)))
 		pos := v.StartPosition()
-		for ply := 0; ply < cfg.MaxPlies; ply++ {
+		var before []*engine.Position // the game's positions, for its end
+		found := false
+		for ply := 0; ply < cfg.MaxPlies && !found; ply++ {
 			if err := ctx.Err(); err != nil {
 				return out, err
 			}
@@ -122,25 +135,49 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 			if ply >= 4 && !tried[pos.Hash] && !seen[pos.String()] {
 				tried[pos.Hash] = true
 				if pz, ok := candidate(ctx, scout, pos, cfg.ScoutNodes, want); ok {
-					pz.ID = fmt.Sprintf("%s-%d", variant, next)
-					if err := Check(pz); err != nil {
-						return out, fmt.Errorf("generated puzzle fails its check: %w", err)
+					if err := add(pz); err != nil {
+						return out, err
 					}
-					next++
-					count[Kind(pz)]++
-					out = append(out, pz)
-					cfg.Log(fmt.Sprintf("%s: %s (%s) %s", pz.ID, Kind(pz), strings.Join(pz.Themes, ", "), pz.Position))
-					break // one puzzle a game: the next would repeat its idea
+					found = true // one puzzle a game: the next would repeat its idea
+					continue
 				}
 			}
+			before = append(before, pos.Clone())
 			m, _, err := player.Search(ctx, pos, search.Config{Depth: 2, Nodes: 1500, Noise: 150}, rng)
 			if err != nil {
 				break
 			}
 			pos.Make(m)
 		}
+		if found || !pos.InCheck() || len(pos.LegalMoves()) > 0 {
+			continue
+		}
+		// The game ended in mate and gave no puzzle: the winner's last
+		// turns hold mates the scout may have missed on a large board.
+		for back := 5; back >= 1; back -= 2 {
+			if i := len(before) - back; i >= 4 && !seen[before[i].String()] {
+				if pz, ok := endMate(before[i], want); ok {
+					if err := add(pz); err != nil {
+						return out, err
+					}
+					break
+				}
+			}
+		}
 	}
 	return out, nil
+}
+
+// endMate makes a mate puzzle of a wanted length from a position where
+// the side to move is known to mate soon, deciding exhaustively.
+func endMate(pos *engine.Position, want func(string) bool) (Puzzle, bool) {
+	pos = pos.Clone()
+	s := newMater(mateNodes)
+	n := s.shortest(pos, 3)
+	if n == 0 || s.over || !want(fmt.Sprintf("mate in %d", n)) {
+		return Puzzle{}, false
+	}
+	return matePuzzle(s, pos, n)
 }
 
 // candidate turns a position into a puzzle of a kind still wanted, when

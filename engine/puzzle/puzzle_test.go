@@ -40,3 +40,17 @@ func TestCheckRefusesAWrongLine(t *testing.T) {
 		t.Error("a wrong first move passed the check")
 	}
 }
+
+// TestStockThemes: the themes and kinds shipped are what the detectors
+// say of each line (a stock made before a detector changed fails here).
+func TestStockThemes(t *testing.T) {
+	all, err := All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pz := range all {
+		if got := Themes(pz); !slices.Equal(got, pz.Themes) {
+			t.Errorf("%s: themes %v, the detectors say %v", pz.ID, pz.Themes, got)
+		}
+	}
+}
