@@ -1,6 +1,7 @@
 package puzzle
 
 import (
+	"context"
 	"fmt"
 
 	"topochess/engine"
@@ -19,7 +20,10 @@ const checkLimit = 1 << 40
 // moves left).
 //
 // A win of material: as defined in material.go.
-func Check(pz Puzzle) error {
+func Check(pz Puzzle) error { return CheckContext(context.Background(), pz) }
+
+// CheckContext is Check, stopped by the context (its error is returned).
+func CheckContext(ctx context.Context, pz Puzzle) error {
 	v, err := engine.GetVariant(pz.Variant)
 	if err != nil {
 		return err
@@ -36,9 +40,12 @@ func Check(pz Puzzle) error {
 		return fmt.Errorf("%s: %d solver moves need %d moves in the line, not %d", pz.ID, n, 2*n-1, len(pz.Line))
 	}
 	if pz.MateIn > 0 {
-		err = checkMate(pz, pos)
+		err = checkMate(ctx, pz, pos)
 	} else {
-		err = checkMaterial(pz, pos)
+		err = checkMaterial(ctx, pz, pos)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", pz.ID, err)
@@ -56,8 +63,9 @@ func play(pos *engine.Position, pz Puzzle, i int) (engine.Move, error) {
 	return m, nil
 }
 
-func checkMate(pz Puzzle, pos *engine.Position) error {
+func checkMate(ctx context.Context, pz Puzzle, pos *engine.Position) error {
 	s := newMater(checkLimit)
+	s.ctx = ctx
 	if s.has(pos, pz.MateIn-1) {
 		return fmt.Errorf("there is a shorter mate")
 	}
@@ -85,11 +93,12 @@ func checkMate(pz Puzzle, pos *engine.Position) error {
 	return nil
 }
 
-func checkMaterial(pz Puzzle, pos *engine.Position) error {
+func checkMaterial(ctx context.Context, pz Puzzle, pos *engine.Position) error {
 	if pz.Gain < WinMin || pz.Gain >= MateValue/2 {
 		return fmt.Errorf("a gain of %d is no win of material", pz.Gain)
 	}
 	s := newMaterialist(pos, checkLimit)
+	s.ctx = ctx
 	if s.value(pos.Clone(), pz.WinIn-1, -MateValue-1, MateValue+1)-s.start >= WinMin {
 		return fmt.Errorf("material is won in fewer moves")
 	}

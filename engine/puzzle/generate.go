@@ -111,7 +111,10 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 	var out []Puzzle
 	add := func(pz Puzzle) error {
 		pz.ID = fmt.Sprintf("%s-%d", variant, next)
-		if err := Check(pz); err != nil {
+		if err := CheckContext(ctx, pz); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
 			return fmt.Errorf("generated puzzle fails its check: %w", err)
 		}
 		next++
@@ -156,7 +159,7 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 		// turns hold mates the scout may have missed on a large board.
 		for back := 5; back >= 1; back -= 2 {
 			if i := len(before) - back; i >= 4 && !seen[before[i].String()] {
-				if pz, ok := endMate(before[i], want); ok {
+				if pz, ok := endMate(ctx, before[i], want); ok {
 					if err := add(pz); err != nil {
 						return out, err
 					}
@@ -170,9 +173,10 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 
 // endMate makes a mate puzzle of a wanted length from a position where
 // the side to move is known to mate soon, deciding exhaustively.
-func endMate(pos *engine.Position, want func(string) bool) (Puzzle, bool) {
+func endMate(ctx context.Context, pos *engine.Position, want func(string) bool) (Puzzle, bool) {
 	pos = pos.Clone()
 	s := newMater(mateNodes)
+	s.ctx = ctx
 	n := s.shortest(pos, 3)
 	if n == 0 || s.over || !want(fmt.Sprintf("mate in %d", n)) {
 		return Puzzle{}, false
@@ -185,6 +189,7 @@ func endMate(pos *engine.Position, want func(string) bool) (Puzzle, bool) {
 func candidate(ctx context.Context, scout *search.Searcher, pos *engine.Position, nodes int64, want func(string) bool) (Puzzle, bool) {
 	pos = pos.Clone()
 	s := newMater(mateNodes)
+	s.ctx = ctx
 	if s.has(pos, 1) {
 		if !want("mate in 1") {
 			return Puzzle{}, false
@@ -208,7 +213,7 @@ func candidate(ctx context.Context, scout *search.Searcher, pos *engine.Position
 		}
 		return matePuzzle(s, pos, n)
 	case info.Mate == 0 && want(ThemeMaterial) && info.Score-100*Balance(pos, pos.Side) >= 200:
-		return materialPuzzle(pos, materialIn)
+		return materialPuzzle(ctx, pos, materialIn)
 	}
 	return Puzzle{}, false
 }
@@ -263,9 +268,10 @@ func sortedMoves(p *engine.Position) []engine.Move {
 
 // materialPuzzle builds a winning-material puzzle of the fewest moves up
 // to most, as defined in material.go, when pos holds one.
-func materialPuzzle(pos *engine.Position, most int) (Puzzle, bool) {
+func materialPuzzle(ctx context.Context, pos *engine.Position, most int) (Puzzle, bool) {
 	pos = pos.Clone()
 	s := newMaterialist(pos, materialNodes)
+	s.ctx = ctx
 	gain, n := 0, 0
 	for left := 0; left <= most && gain < WinMin && !s.over; left++ {
 		gain, n = s.value(pos, left, -MateValue-1, MateValue+1)-s.start, left

@@ -1,6 +1,7 @@
 package puzzle
 
 import (
+	"context"
 	"slices"
 	"testing"
 
@@ -21,7 +22,7 @@ func mustPos(t *testing.T, variant, s string) *engine.Position {
 // exchanges settle), and the generator's line passes both checks.
 func TestMaterialFork(t *testing.T) {
 	pos := mustPos(t, "standard", "w Kg1,Nd5,Ph2,ke8,ra8,ph7 - - 0 1")
-	pz, ok := materialPuzzle(pos, 2)
+	pz, ok := materialPuzzle(context.Background(), pos, 2)
 	if !ok {
 		t.Fatal("no puzzle found in a knight fork")
 	}
@@ -58,7 +59,7 @@ func TestMaterialNotAPuzzle(t *testing.T) {
 		{"a mate", "w Kg1,Qd1,Ra1,kh8,pg7,ph7 - - 0 1"},
 		{"nothing", "w Kg1,Ph2,kg8,ph7 - - 0 1"},
 	} {
-		if pz, ok := materialPuzzle(mustPos(t, "standard", tc.pos), 2); ok {
+		if pz, ok := materialPuzzle(context.Background(), mustPos(t, "standard", tc.pos), 2); ok {
 			t.Errorf("%s: a puzzle %v", tc.name, pz.Line)
 		}
 	}
@@ -105,7 +106,7 @@ func TestMateInThreeChecked(t *testing.T) {
 // two moves (the queen steps aside first), not one.
 func TestMaterialSkewer(t *testing.T) {
 	pos := mustPos(t, "standard", "b Ra1,Kc1,Nd1,Bf1,Pg2,Pb3,Qd3,Pe3,Rh3,Pa4,qb4,Pd4,ne4,Pf4,pa5,pd5,pf5,pc6,pe6,pg6,Ph6,rf7,ph7,ra8,nb8,bc8,kg8 - - 1 28")
-	pz, ok := materialPuzzle(pos, 2)
+	pz, ok := materialPuzzle(context.Background(), pos, 2)
 	if !ok {
 		t.Fatal("no puzzle")
 	}

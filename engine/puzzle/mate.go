@@ -1,6 +1,10 @@
 package puzzle
 
-import "topochess/engine"
+import (
+	"context"
+
+	"topochess/engine"
+)
 
 // A forced mate within n moves: the side to move has a move that mates at
 // once or, with n > 1, after which every reply leaves a forced mate within
@@ -12,6 +16,7 @@ import "topochess/engine"
 // are remembered by position hash; nodes counts the moves played so that
 // a candidate too costly to decide is given up (over) rather than waiting.
 type mater struct {
+	ctx   context.Context // a cancelled context stops the search as over
 	memo  map[mateKey]bool
 	nodes int64
 	limit int64
@@ -24,7 +29,14 @@ type mateKey struct {
 }
 
 func newMater(limit int64) *mater {
-	return &mater{memo: map[mateKey]bool{}, limit: limit}
+	return &mater{ctx: context.Background(), memo: map[mateKey]bool{}, limit: limit}
+}
+
+// spent counts a node and reports whether the budget or the context ran
+// out.
+func spent(nodes *int64, limit int64, ctx context.Context) bool {
+	*nodes++
+	return *nodes > limit || *nodes&4095 == 0 && ctx.Err() != nil
 }
 
 // has reports whether the side to move mates within n moves.
@@ -52,7 +64,7 @@ func (s *mater) has(p *engine.Position, n int) bool {
 // forces reports whether m mates at once or, with n > 1, leaves only
 // replies after which a mate within n-1 follows.
 func (s *mater) forces(p *engine.Position, m engine.Move, n int) bool {
-	if s.nodes++; s.nodes > s.limit {
+	if spent(&s.nodes, s.limit, s.ctx) {
 		s.over = true
 		return false
 	}

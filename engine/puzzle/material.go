@@ -1,6 +1,10 @@
 package puzzle
 
-import "topochess/engine"
+import (
+	"context"
+
+	"topochess/engine"
+)
 
 // Winning material, exactly.
 //
@@ -59,6 +63,7 @@ func Balance(p *engine.Position, side engine.Color) int {
 // materialist computes the value of the game above by alpha-beta, which
 // gives the same minimax value as trying everything.
 type materialist struct {
+	ctx    context.Context // a cancelled context stops the search as over
 	solver engine.Color
 	start  int // the balance at the puzzle's position
 	nodes  int64
@@ -67,7 +72,7 @@ type materialist struct {
 }
 
 func newMaterialist(p *engine.Position, limit int64) *materialist {
-	return &materialist{solver: p.Side, start: Balance(p, p.Side), limit: limit}
+	return &materialist{ctx: context.Background(), solver: p.Side, start: Balance(p, p.Side), limit: limit}
 }
 
 // value is the solver's value of p with left solver moves to play (0: the
@@ -76,7 +81,7 @@ func (s *materialist) value(p *engine.Position, left, alpha, beta int) int {
 	if left == 0 {
 		return s.settle(p, 0, alpha, beta)
 	}
-	if s.nodes++; s.nodes > s.limit {
+	if spent(&s.nodes, s.limit, s.ctx) {
 		s.over = true
 		return 0
 	}
@@ -113,7 +118,7 @@ func (s *materialist) value(p *engine.Position, left, alpha, beta int) int {
 
 // settle plays out the captures (see the package's definition).
 func (s *materialist) settle(p *engine.Position, ply, alpha, beta int) int {
-	if s.nodes++; s.nodes > s.limit {
+	if spent(&s.nodes, s.limit, s.ctx) {
 		s.over = true
 		return 0
 	}
