@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,6 +30,7 @@ func cmdPuzzles(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	scout := fs.Int64("scout-nodes", 20000, "engine nodes spent spotting a candidate in each position")
 	budget := fs.Duration("budget", 0, "stop looking in a variant after this long (0: only the games bound it)")
 	from := fs.String("from", "", "the stock to start from (default: the shipped one; \"none\": start afresh)")
+	theme := fs.String("theme", "", "a theme wanted --per times more, e.g. \"switch fork\" (a puzzle showing it is kept whatever its kind's count)")
 	out := fs.String("o", "", "write the stock here (default: standard output)")
 	verbose := fs.Bool("v", false, "report each puzzle found on standard error")
 	if err := fs.Parse(args); err != nil {
@@ -49,19 +51,25 @@ func cmdPuzzles(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *variants != "" {
 		ids = strings.Split(*variants, ",")
 	}
+	for i := range ids {
+		ids[i] = strings.TrimSpace(ids[i])
+	}
+	// The kept puzzles of the variants generated are checked again (the
+	// others are copied as they are: the tests check the whole stock).
 	var all []puzzle.Puzzle
 	byVariant := map[string][]puzzle.Puzzle{}
 	for _, pz := range have {
-		if err := puzzle.Check(pz); err != nil {
-			return fail(fmt.Errorf("the stock to start from: %w", err))
+		if slices.Contains(ids, pz.Variant) {
+			if err := puzzle.Check(pz); err != nil {
+				return fail(fmt.Errorf("the stock to start from: %w", err))
+			}
+			pz.Themes = puzzle.Themes(pz)
 		}
-		pz.Themes = puzzle.Themes(pz)
 		byVariant[pz.Variant] = append(byVariant[pz.Variant], pz)
 		all = append(all, pz)
 	}
 	for _, id := range ids {
-		id = strings.TrimSpace(id)
-		cfg := puzzle.GenConfig{PerKind: *per, Games: *games, MaxPlies: *plies, Seed: *seed, ScoutNodes: *scout, Have: byVariant[id]}
+		cfg := puzzle.GenConfig{PerKind: *per, Games: *games, MaxPlies: *plies, Seed: *seed, ScoutNodes: *scout, Have: byVariant[id], Theme: *theme}
 		if *verbose {
 			cfg.Log = func(s string) { fmt.Fprintln(stderr, s) }
 		}

@@ -30,6 +30,9 @@ type GenConfig struct {
 	// toward PerKind, their positions are not taken again and new ids
 	// follow theirs.
 	Have []Puzzle
+	// Theme, when set, is a theme wanted PerKind times more: a puzzle
+	// showing it is kept whatever its kind's count.
+	Theme string
 	// Log receives a line per puzzle found (may be nil).
 	Log func(string)
 }
@@ -97,7 +100,14 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 			}
 		}
 	}
-	want := func(kind string) bool { return count[kind] < cfg.PerKind }
+	themed := 0
+	for _, pz := range cfg.Have {
+		if cfg.Theme != "" && slices.Contains(pz.Themes, cfg.Theme) {
+			themed++
+		}
+	}
+	themeOpen := func() bool { return cfg.Theme != "" && themed < cfg.PerKind }
+	want := func(kind string) bool { return count[kind] < cfg.PerKind || themeOpen() }
 	done := func() bool {
 		for _, k := range Kinds {
 			if want(k) {
@@ -109,7 +119,14 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 	player, scout := search.NewSearcher(), search.NewSearcher()
 	tried := map[uint64]bool{}
 	var out []Puzzle
+	// keep: a puzzle of a kind no longer wanted is kept for the theme.
+	keep := func(pz Puzzle) bool {
+		return count[Kind(pz)] < cfg.PerKind || themeOpen() && slices.Contains(pz.Themes, cfg.Theme)
+	}
 	add := func(pz Puzzle) error {
+		if slices.Contains(pz.Themes, cfg.Theme) {
+			themed++
+		}
 		pz.ID = fmt.Sprintf("%s-%d", variant, next)
 		if err := CheckContext(ctx, pz); err != nil {
 			if ctx.Err() != nil {
@@ -137,7 +154,7 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 			}
 			if ply >= 4 && !tried[pos.Hash] && !seen[pos.String()] {
 				tried[pos.Hash] = true
-				if pz, ok := candidate(ctx, scout, pos, cfg.ScoutNodes, want); ok {
+				if pz, ok := candidate(ctx, scout, pos, cfg.ScoutNodes, want); ok && keep(pz) {
 					if err := add(pz); err != nil {
 						return out, err
 					}
@@ -159,7 +176,7 @@ func Generate(ctx context.Context, variant string, cfg GenConfig) ([]Puzzle, err
 		// turns hold mates the scout may have missed on a large board.
 		for back := 5; back >= 1; back -= 2 {
 			if i := len(before) - back; i >= 4 && !seen[before[i].String()] {
-				if pz, ok := endMate(ctx, before[i], want); ok {
+				if pz, ok := endMate(ctx, before[i], want); ok && keep(pz) {
 					if err := add(pz); err != nil {
 						return out, err
 					}
