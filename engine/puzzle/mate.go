@@ -64,7 +64,7 @@ func (s *mater) has(p *engine.Position, n int) bool {
 // forces reports whether m mates at once or, with n > 1, leaves only
 // replies after which a mate within n-1 follows.
 func (s *mater) forces(p *engine.Position, m engine.Move, n int) bool {
-	if spent(&s.nodes, s.limit, s.ctx) {
+	if s.over || spent(&s.nodes, s.limit, s.ctx) {
 		s.over = true
 		return false
 	}

@@ -81,7 +81,7 @@ func (s *materialist) value(p *engine.Position, left, alpha, beta int) int {
 	if left == 0 {
 		return s.settle(p, 0, alpha, beta)
 	}
-	if spent(&s.nodes, s.limit, s.ctx) {
+	if s.over || spent(&s.nodes, s.limit, s.ctx) {
 		s.over = true
 		return 0
 	}
@@ -118,7 +118,7 @@ func (s *materialist) value(p *engine.Position, left, alpha, beta int) int {
 
 // settle plays out the captures (see the package's definition).
 func (s *materialist) settle(p *engine.Position, ply, alpha, beta int) int {
-	if spent(&s.nodes, s.limit, s.ctx) {
+	if s.over || spent(&s.nodes, s.limit, s.ctx) {
 		s.over = true
 		return 0
 	}
