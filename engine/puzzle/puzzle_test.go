@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"topochess/engine"
 )
 
 // TestGenerateSmall runs the generator on a small budget, looking only
@@ -51,6 +53,31 @@ func TestStockThemes(t *testing.T) {
 	for _, pz := range all {
 		if got := Themes(pz); !slices.Equal(got, pz.Themes) {
 			t.Errorf("%s: themes %v, the detectors say %v", pz.ID, pz.Themes, got)
+		}
+	}
+}
+
+// lacking are the kinds a variant's stock has none of, with the reason
+// (docs/puzzles.md says the same).
+var lacking = map[string]string{}
+
+// TestStockKinds: every variant has a puzzle of every kind, but for the
+// gaps listed in lacking.
+func TestStockKinds(t *testing.T) {
+	for _, id := range engine.Variants() {
+		ps, err := Stock(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, pz := range ps {
+			n[Kind(pz)]++
+		}
+		for _, k := range Kinds {
+			_, gap := lacking[id+": "+k]
+			if (n[k] == 0) != gap {
+				t.Errorf("%s has %d puzzles of %s; listed as lacking: %v", id, n[k], k, gap)
+			}
 		}
 	}
 }
