@@ -48,7 +48,7 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 	},
 	"puzzles": {
 		usage:   "topochess puzzles [--variant IDS] [--per N] [--games N] [--max-plies N] [--seed S] [--scout-nodes N] [--budget D] [--theme T] [--from FILE|none] [-o FILE] [-v]",
-		about:   "Generates the puzzle stock shipped in the binary (engine/puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1, 2 and 3 and forced wins of material in 1 or 2 moves with a single\nsolution at every step, each checked exhaustively. The puzzles of the stock it starts from (the shipped one\nunless --from says otherwise) are checked again and kept under their ids. The same flags give the same stock\n(node budgets, a seeded generator), unless --budget stops a variant early.",
+		about:   "Generates the puzzle stock shipped in the binary (engine/puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1, 2 and 3 and forced wins of material in 1 or 2 moves with a single\nsolution at every step, each checked exhaustively. The puzzles of the stock it starts from (the shipped one\nunless --from says otherwise) keep their ids; those of the variants generated are checked again. The same flags give the same stock\n(node budgets, a seeded generator), unless --budget stops a variant early.",
 		example: "topochess puzzles --variant moebius,cube --per 3 --budget 3m -o /tmp/stock.json",
 	},
 	"arena": {
