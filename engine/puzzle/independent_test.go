@@ -1,6 +1,7 @@
 package puzzle
 
 import (
+	"fmt"
 	"testing"
 
 	"topochess/engine"
@@ -169,28 +170,39 @@ func (g refGame) settledAtLeast(p *engine.Position, ply, t int) bool {
 // not hold.
 func refCheck(t *testing.T, pz Puzzle) {
 	t.Helper()
+	for _, p := range refProblems(pz) {
+		t.Error(p)
+	}
+}
+
+// refProblems lists what does not hold of a puzzle.
+func refProblems(pz Puzzle) (out []string) {
+	fail := func(f string, a ...any) { out = append(out, fmt.Sprintf(f, a...)) }
 	v, err := engine.GetVariant(pz.Variant)
 	if err != nil {
-		t.Fatalf("%s: %v", pz.ID, err)
+		fail("%s: %v", pz.ID, err)
+		return out
 	}
 	pos, err := v.ParsePosition(pz.Position)
 	if err != nil {
-		t.Fatalf("%s: %v", pz.ID, err)
+		fail("%s: %v", pz.ID, err)
+		return out
 	}
 	n := pz.MateIn + pz.WinIn
 	if pz.MateIn*pz.WinIn != 0 || n == 0 || len(pz.Line) != 2*n-1 {
-		t.Fatalf("%s: mate in %d, win in %d, line of %d", pz.ID, pz.MateIn, pz.WinIn, len(pz.Line))
+		fail("%s: mate in %d, win in %d, line of %d", pz.ID, pz.MateIn, pz.WinIn, len(pz.Line))
+		return out
 	}
 	game := refGame{solver: pos.Side, start: refBalance(pos, pos.Side)}
 	if pz.MateIn > 0 && refMateWithin(pos, n-1) {
-		t.Errorf("%s: a mate within %d moves", pz.ID, n-1)
+		fail("%s: a mate within %d moves", pz.ID, n-1)
 	}
 	if pz.WinIn > 0 {
 		if pz.Gain < WinMin || pz.Gain >= MateValue/2 {
-			t.Errorf("%s: a gain of %d", pz.ID, pz.Gain)
+			fail("%s: a gain of %d", pz.ID, pz.Gain)
 		}
 		if game.atLeast(pos, n-1, game.start+WinMin) {
-			t.Errorf("%s: material is won in %d moves", pz.ID, n-1)
+			fail("%s: material is won in %d moves", pz.ID, n-1)
 		}
 	}
 	for i, mv := range pz.Line {
@@ -202,7 +214,8 @@ func refCheck(t *testing.T, pz Puzzle) {
 			}
 		}
 		if !found {
-			t.Fatalf("%s: move %d (%s) is not legal", pz.ID, i+1, mv)
+			fail("%s: move %d (%s) is not legal", pz.ID, i+1, mv)
+			return out
 		}
 		left := n - i/2
 		if i%2 == 0 {
@@ -210,7 +223,7 @@ func refCheck(t *testing.T, pz Puzzle) {
 				key := m.Same(played)
 				if pz.MateIn > 0 {
 					if refMoveMates(pos, m, left) != key {
-						t.Errorf("%s step %d: %s mates within %d: %v", pz.ID, i/2+1, pos.Canonical(m), left, !key)
+						fail("%s step %d: %s mates within %d: %v", pz.ID, i/2+1, pos.Canonical(m), left, !key)
 					}
 					continue
 				}
@@ -223,18 +236,19 @@ func refCheck(t *testing.T, pz Puzzle) {
 				}
 				pos.Unmake(m, u)
 				if bad {
-					t.Errorf("%s step %d: %s (key %v) breaks the win of %d", pz.ID, i/2+1, pos.Canonical(m), key, pz.Gain)
+					fail("%s step %d: %s (key %v) breaks the win of %d", pz.ID, i/2+1, pos.Canonical(m), key, pz.Gain)
 				}
 			}
 		}
 		pos.Make(played)
 		if i%2 == 1 && pz.MateIn > 0 && refMateWithin(pos, left-2) {
-			t.Errorf("%s: after %s a mate within %d moves: not a longest defence", pz.ID, mv, left-2)
+			fail("%s: after %s a mate within %d moves: not a longest defence", pz.ID, mv, left-2)
 		}
 	}
 	if pz.MateIn > 0 && !refMated(pos) {
-		t.Errorf("%s: the line does not end in mate", pz.ID)
+		fail("%s: the line does not end in mate", pz.ID)
 	}
+	return out
 }
 
 // TestStockIndependently checks every shipped puzzle of every variant by
@@ -257,5 +271,23 @@ func TestStockIndependently(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndependentCheckFails: the independent check finds a wrong gain, a
+// wrong key and a line that is not the defender's best.
+func TestIndependentCheckFails(t *testing.T) {
+	fork := Puzzle{ID: "fork", Variant: "standard", Position: "w Kg1,Nd5,Ph2,ke8,ra8,ph7 - - 0 1", Line: []string{"d5-c7"}, WinIn: 1, Gain: 5}
+	if p := refProblems(fork); len(p) != 0 {
+		t.Fatalf("the fork: %v", p)
+	}
+	for _, bad := range []Puzzle{
+		{ID: "gain", Variant: "standard", Position: fork.Position, Line: fork.Line, WinIn: 1, Gain: 4},
+		{ID: "key", Variant: "standard", Position: fork.Position, Line: []string{"d5-b6"}, WinIn: 1, Gain: 5},
+		{ID: "mate", Variant: "standard", Position: "w Kg1,Qd1,Ra1,kh8,pg7,ph7 - - 0 1", Line: []string{"d1-d8"}, MateIn: 1},
+	} {
+		if len(refProblems(bad)) == 0 {
+			t.Errorf("%s: no problem found", bad.ID)
+		}
 	}
 }
