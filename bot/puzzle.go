@@ -15,7 +15,7 @@ import (
 )
 
 // Puzzles: /puzzle [variant] gives a position from the shipped stock
-// with a forced mate; the player answers with moves (/puzzle <move>, or a
+// with a forced mate or a forced win of material; the player answers with moves (/puzzle <move>, or a
 // plain move when they play no game here), the bot answers with the
 // opponent's reply until the mate is given or a wrong move ends it. Each
 // player has a puzzle rating (Glicko-2, as for games) and a streak per
@@ -173,9 +173,8 @@ func (s *Service) showPuzzle(c *call, st storage.PuzzleState, lead string) []Rep
 	if err != nil {
 		return s.internal(c, err)
 	}
-	left := pz.MateIn - st.Step/2
-	text := fmt.Sprintf("Puzzle %s (rated %.0f) · %s · %s to move: mate in %d. Themes: %s. Answer with your move: /puzzle <move> (or just type it when you play no game here); /puzzle giveup shows the solution.",
-		pz.ID, pz.Rating, variantName(pz.Variant), colorName(pos.Side.String()), left, strings.Join(pz.Themes, ", "))
+	text := fmt.Sprintf("Puzzle %s (rated %.0f) · %s · %s to move: %s. Themes: %s. Answer with your move: /puzzle <move> (or just type it when you play no game here); /puzzle giveup shows the solution.",
+		pz.ID, pz.Rating, variantName(pz.Variant), colorName(pos.Side.String()), pz.Task(st.Step), strings.Join(pz.Themes, ", "))
 	if lead != "" {
 		text = lead + " " + text
 	}
@@ -264,7 +263,7 @@ func (s *Service) puzzleMove(c *call, input string, explicit bool) ([]Reply, boo
 		return s.puzzleWriteFailed(c, pz, err), true
 	}
 	st.Step += 2
-	text := fmt.Sprintf("Puzzle %s: %s, right. The answer: %s. Your move: mate in %d.", pz.ID, san, replySAN, pz.MateIn-st.Step/2)
+	text := fmt.Sprintf("Puzzle %s: %s, right. The answer: %s. Your move: %s.", pz.ID, san, replySAN, pz.Task(st.Step))
 	return []Reply{s.puzzleReply(text, pz, pos, lastMove(pos.V, reply))}, true
 }
 

@@ -47,9 +47,9 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 		example: "TOPOCHESS_POSTGRES_URL=postgres://topochess@db/topochess topochess migrate --from topochess.db",
 	},
 	"puzzles": {
-		usage:   "topochess puzzles [--variant IDS] [--per N] [--games N] [--max-plies N] [--seed S] [-o FILE] [-v]",
-		about:   "Generates the puzzle stock shipped in the binary (engine/puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1 and 2 with a single solution at every step, each checked exhaustively.\nThe same flags give the same stock (node budgets, no clocks, a seeded generator).",
-		example: "topochess puzzles --variant moebius,cube --per 4 -o /tmp/stock.json",
+		usage:   "topochess puzzles [--variant IDS] [--per N] [--games N] [--max-plies N] [--seed S] [--scout-nodes N] [--budget D] [--theme T] [--from FILE|none] [-o FILE] [-v]",
+		about:   "Generates the puzzle stock shipped in the binary (engine/puzzle/stock.json): the engine plays games in each\nvariant and keeps forced mates in 1, 2 and 3 and forced wins of material in 1 or 2 moves with a single\nsolution at every step, each checked exhaustively. The puzzles of the stock it starts from (the shipped one\nunless --from says otherwise) keep their ids; those of the variants generated are checked again. The same flags give the same stock\n(node budgets, a seeded generator), unless --budget stops a variant early.",
+		example: "topochess puzzles --variant moebius,cube --per 3 --budget 3m -o /tmp/stock.json",
 	},
 	"arena": {
 		usage:   "topochess arena --variant ID --white L --black L --games N [flags]",
