@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"topochess/engine/puzzle"
+	"topochess/storage"
 )
 
 // Redelivered platform events to /puzzle, /watch and /review are
@@ -28,6 +30,14 @@ func alreadyDone(t *testing.T, what string, rs []Reply) {
 
 func TestPuzzleEventsAppliedOnce(t *testing.T) {
 	h := newHarness(t, Limits{CommandsPer10s: 1000})
+	// A player rated 1750 is given a mate in 2, so the puzzle has a
+	// reply of the opponent between two answers.
+	if err := h.store.UpdatePuzzle("test:alice", "test:chan", "cube", "", time.Now(), func(_ *storage.PuzzleState, st *storage.PuzzleStats) (*storage.PuzzleState, error) {
+		st.R, st.RD, st.Sigma = 1750, 100, 0.06
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
 	ask := h.command("alice", "/puzzle cube")
 	rs := race(h, ask, ask)
 	if len(rs[0]) != 1 || len(rs[1]) != 1 || rs[0][0].Text != rs[1][0].Text || rs[0][0].Error {

@@ -35,7 +35,7 @@ func TestReplaysTranscript(t *testing.T) {
 		"> dan@dm: /watch #1\n< (only dan, refused) #1 is played elsewhere",
 		"< (in console:lobby) Following #1 (alice vs bob): 1... e5.",
 		"— solved! Your Cube chess puzzle rating: 1500 → ",
-		"streak 1 (best 1)",
+		"streak 2 (best 2)",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("transcript lacks %q", want)
