@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"topochess/engine"
 	"topochess/engine/search"
@@ -43,6 +42,21 @@ type arenaGame struct {
 type arenaStats struct {
 	nodes              int64
 	searches, depthSum int
+	// score is the mover's own view of the position after its search, in
+	// centipawns (mates as ±mateCP); scored is false when there is none.
+	score  int
+	scored bool
+}
+
+// mateCP stands for a found mate in the adjudication's scores.
+const mateCP = 100_000
+
+// arenaRules are how a match's games start and end beyond the rule book.
+type arenaRules struct {
+	maxMoves   int
+	openings   int    // random plies before the players take over
+	adjudicate int    // centipawns; 0: never
+	seed       uint64 // for the openings
 }
 
 func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -58,6 +72,8 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 1, "random seed (games are reproducible with a node budget and no time cap)")
 	jobs := fs.Int("jobs", 1, "games played at once")
 	verbose := fs.Bool("v", false, "print one line per game")
+	openings := fs.Int("openings", 0, "start every pair of games with this many random plies (the same for both colours)")
+	adjudicate := fs.Int("adjudicate", 0, "end a game as won once both players' scores have agreed on at least this many centipawns for two moves each (0: never)")
 	var ue uciEngineFlags
 	ue.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -76,9 +92,10 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *jobs < 1 || *jobs > 64 {
 		return flagError(stderr, "arena", errors.New("--jobs must be between 1 and 64"))
 	}
-	if *maxMoves < 0 || *nodes < 0 || *movetime < 0 {
-		return flagError(stderr, "arena", errors.New("--max-moves, --nodes and --movetime cannot be negative"))
+	if *maxMoves < 0 || *nodes < 0 || *movetime < 0 || *openings < 0 || *adjudicate < 0 {
+		return flagError(stderr, "arena", errors.New("--max-moves, --nodes, --movetime, --openings and --adjudicate cannot be negative"))
 	}
+	rules := arenaRules{maxMoves: *maxMoves, openings: *openings, adjudicate: *adjudicate, seed: *seed}
 	var sides [2]*arenaSide
 	levels := []int{*white, *black}
 	if ue.cmd != "" {
@@ -139,7 +156,7 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}()
 			for i := range next {
 				aWhite := !*alternate || i%2 == 0
-				results[i] = playArenaGame(v, sides, players, aWhite, *maxMoves, uint64(i))
+				results[i] = playArenaGame(v, sides, players, aWhite, rules, uint64(i))
 				if *verbose {
 					mu.Lock()
 					fmt.Fprintf(stdout, "game %d: %s\n", i+1, results[i].detail)
@@ -186,16 +203,23 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			a.losses++
 		}
 	}
-	printArena(stdout, v, sides, *games, *alternate, *maxMoves, *nodes, *movetime, reasons)
+	printArena(stdout, v, sides, *games, *alternate, rules, reasons)
 	return 0
 }
 
-func printArena(w io.Writer, v *engine.Variant, sides [2]*arenaSide, games int, alternate bool, maxMoves int, nodes int64, movetime time.Duration, reasons map[string]int) {
+func printArena(w io.Writer, v *engine.Variant, sides [2]*arenaSide, games int, alternate bool, rules arenaRules, reasons map[string]int) {
 	colours := "player A White every game"
 	if alternate {
 		colours = "colours alternate"
 	}
-	fmt.Fprintf(w, "%s: %s vs %s, %d games, %s, draw after %d moves each\n", v.ID, sides[0].name, sides[1].name, games, colours, maxMoves)
+	extra := ""
+	if rules.openings > 0 {
+		extra += fmt.Sprintf(", %d random opening plies a pair of games", rules.openings)
+	}
+	if rules.adjudicate > 0 {
+		extra += fmt.Sprintf(", adjudicated at %d cp", rules.adjudicate)
+	}
+	fmt.Fprintf(w, "%s: %s vs %s, %d games, %s, draw after %d moves each%s\n", v.ID, sides[0].name, sides[1].name, games, colours, rules.maxMoves, extra)
 	for _, s := range sides {
 		fmt.Fprintf(w, "  %s budget: %s\n", s.name, cmp.Or(s.budget, budgetString(s.cfg)))
 	}
@@ -246,14 +270,22 @@ func budgetString(c search.Config) string {
 // playArenaGame plays one game through engine.Game, so that every
 // automatic ending of the rule book applies, checking each move against
 // the legal moves before playing it.
-func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlayer, aWhite bool, maxMoves int, game uint64) (out arenaGame) {
+func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlayer, aWhite bool, rules arenaRules, game uint64) (out arenaGame) {
+	maxMoves := rules.maxMoves
 	out.aWhite = aWhite
 	g, err := engine.NewGame(v, "")
 	if err != nil {
 		out.result, out.reason, out.detail = engine.Draw, "setup error", err.Error()
 		return out
 	}
-	history := []uint64{g.Position().Hash}
+	playOpening(g, rules.openings, rules.seed, game/2)
+	history, err := search.GameHistory(g)
+	if err != nil {
+		out.result, out.reason, out.detail = engine.Draw, "setup error", err.Error()
+		return out
+	}
+	history = append(history, g.Position().Hash)
+	var adj adjudicator
 	forfeit := func(player int, why string) {
 		out.loserBy, out.loserA = why, player == 0
 		loserColour := engine.White
@@ -276,8 +308,9 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlaye
 			g.End(engine.Draw, "move limit")
 			break
 		}
+		mover := pos.Side // pos is the game's own position, changed by Play
 		player := 0
-		if (pos.Side == engine.White) != aWhite {
+		if (mover == engine.White) != aWhite {
 			player = 1
 		}
 		m, st, err := players[player].move(g, history[:len(history)-1])
@@ -313,6 +346,13 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlaye
 			break
 		}
 		history = append(history, g.Position().Hash)
+		if w, ok := adj.note(st, mover, rules.adjudicate); ok && !g.Over() {
+			r := engine.WhiteWins
+			if w == engine.Black {
+				r = engine.BlackWins
+			}
+			g.End(r, "adjudicated")
+		}
 	}
 	out.result = g.Result
 	if out.reason == "" {
@@ -376,7 +416,73 @@ func (p *levelPlayer) move(g *engine.Game, history []uint64) (engine.Move, arena
 	cfg := p.cfg
 	cfg.History = history
 	m, info, err := safeSearch(context.Background(), p.searcher, g.Position(), cfg, p.rng)
-	return m, arenaStats{nodes: info.Nodes, searches: 1, depthSum: info.Depth}, err
+	st := arenaStats{nodes: info.Nodes, searches: 1, depthSum: info.Depth, score: info.Score, scored: !cfg.Random}
+	if info.Mate != 0 {
+		st.score = mateCP
+		if info.Mate < 0 {
+			st.score = -mateCP
+		}
+	}
+	return m, st, err
+}
+
+// playOpening plays plies random legal moves, drawn from the seed and the
+// pair of games, so that the two games of a pair (colours swapped) start
+// alike and the pairs differ. A move that would end the game is avoided
+// when there is another.
+func playOpening(g *engine.Game, plies int, seed, pair uint64) {
+	rng := rand.New(rand.NewPCG(seed^0x6f70656e696e6773, pair))
+	for range plies {
+		legal := g.Position().LegalMoves()
+		rng.Shuffle(len(legal), func(i, j int) { legal[i], legal[j] = legal[j], legal[i] })
+		for i, m := range legal {
+			q := g.Position().Clone()
+			q.Make(m)
+			if i == len(legal)-1 || len(q.LegalMoves()) > 0 {
+				if g.Play(m) != nil {
+					return
+				}
+				break
+			}
+		}
+		if g.Over() || len(legal) == 0 {
+			return
+		}
+	}
+}
+
+// adjudicator ends a game once both players have seen the same side ahead
+// by the margin for two moves each (four plies in a row), which saves the
+// time of playing out a decided game.
+type adjudicator struct {
+	leader engine.Color
+	streak int
+}
+
+// note takes the mover's score after its move and reports the winner once
+// the game is decided.
+func (a *adjudicator) note(st arenaStats, mover engine.Color, margin int) (engine.Color, bool) {
+	if margin <= 0 || !st.scored || abs(st.score) < margin {
+		a.streak = 0
+		return 0, false
+	}
+	leader := mover
+	if st.score < 0 {
+		leader = mover.Other()
+	}
+	if a.streak > 0 && leader != a.leader {
+		a.streak = 0
+	}
+	a.leader = leader
+	a.streak++
+	return leader, a.streak >= 4
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 func (p *levelPlayer) close() {}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"topochess/engine"
 )
 
 func TestArena(t *testing.T) {
@@ -61,5 +63,59 @@ func TestArenaBadInput(t *testing.T) {
 		if code == 0 || !strings.HasPrefix(errb.String(), "topochess arena: ") || strings.Count(errb.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+func TestArenaOpenings(t *testing.T) {
+	v, err := engine.GetVariant("standard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := func(seed, pair uint64) string {
+		g, err := engine.NewGame(v, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		playOpening(g, 6, seed, pair)
+		if len(g.Moves) != 6 {
+			t.Fatalf("opening of %d plies, want 6: %v", len(g.Moves), g.Moves)
+		}
+		return strings.Join(g.Moves, " ")
+	}
+	if a, b := line(1, 3), line(1, 3); a != b {
+		t.Errorf("the same pair got two openings: %q and %q", a, b)
+	}
+	seen := map[string]bool{}
+	for pair := range uint64(10) {
+		seen[line(1, pair)] = true
+	}
+	if len(seen) < 9 {
+		t.Errorf("10 pairs got only %d openings", len(seen))
+	}
+}
+
+func TestArenaAdjudicator(t *testing.T) {
+	var a adjudicator
+	white, black := engine.White, engine.Black
+	// White's own +600, then Black's -700 (Black sees White ahead), twice.
+	plies := []struct {
+		score int
+		mover engine.Color
+	}{{600, white}, {-700, black}, {650, white}, {-mateCP, black}}
+	for i, p := range plies {
+		w, done := a.note(arenaStats{score: p.score, scored: true}, p.mover, 500)
+		if done != (i == 3) || (done && w != white) {
+			t.Fatalf("ply %d: winner %v, decided %v", i, w, done)
+		}
+	}
+	// A score below the margin, or none, restarts the count.
+	a = adjudicator{}
+	for _, st := range []arenaStats{{score: 900, scored: true}, {score: -900, scored: true}, {score: 100, scored: true}, {score: -900, scored: true}, {score: 900}} {
+		if _, done := a.note(st, white, 500); done {
+			t.Fatalf("decided on %+v", st)
+		}
+	}
+	if _, done := a.note(arenaStats{score: 900, scored: true}, white, 0); done {
+		t.Error("adjudicated with the margin off")
 	}
 }

@@ -107,12 +107,15 @@ func (p *uciPlayer) move(g *engine.Game, _ []uint64) (engine.Move, arenaStats, e
 	if p.client == nil {
 		return engine.Move{}, arenaStats{}, errors.New("the engine is not running")
 	}
-	text, depth, nodes, err := p.client.bestMove(p.v.StartPosition(), g.Moves, p.flags.goArgs, p.flags.timeout)
+	text, depth, nodes, score, err := p.client.bestMove(p.v.StartPosition(), g.Moves, p.flags.goArgs, p.flags.timeout)
 	if err != nil {
 		p.close()
 		return engine.Move{}, arenaStats{}, err
 	}
 	st := arenaStats{nodes: nodes, searches: 1, depthSum: depth}
+	if score != nil {
+		st.score, st.scored = *score, true
+	}
 	m, err := parseUCIMove(g.Position(), text)
 	if err != nil {
 		return engine.Move{}, st, &arenaIllegal{msg: fmt.Sprintf("the illegal move %q (%v)", text, err)}

@@ -143,7 +143,7 @@ func (c *uciClient) ready() error {
 
 // bestMove asks for a move after the game's moves and reads the engine's
 // answer with the last depth and node count it reported.
-func (c *uciClient) bestMove(start *engine.Position, moves []string, goArgs string, timeout time.Duration) (move string, depth int, nodes int64, err error) {
+func (c *uciClient) bestMove(start *engine.Position, moves []string, goArgs string, timeout time.Duration) (move string, depth int, nodes int64, score *int, err error) {
 	var b strings.Builder
 	b.WriteString("position startpos")
 	if len(moves) > 0 {
@@ -152,27 +152,27 @@ func (c *uciClient) bestMove(start *engine.Position, moves []string, goArgs stri
 		for _, s := range moves {
 			m, err := pos.ParseCanonical(s)
 			if err != nil {
-				return "", 0, 0, err
+				return "", 0, 0, nil, err
 			}
 			b.WriteString(" " + uciMoveText(pos, m))
 			pos.Make(m)
 		}
 	}
 	if err := c.send("%s", b.String()); err != nil {
-		return "", 0, 0, err
+		return "", 0, 0, nil, err
 	}
 	if err := c.send("go %s", goArgs); err != nil {
-		return "", 0, 0, err
+		return "", 0, 0, nil, err
 	}
 	deadline := time.Now().Add(timeout)
 	for {
 		l, err := c.next(time.Until(deadline))
 		if err != nil {
-			return "", depth, nodes, err
+			return "", depth, nodes, score, err
 		}
 		f := strings.Fields(l)
 		if len(f) >= 2 && f[0] == "bestmove" {
-			return f[1], depth, nodes, nil
+			return f[1], depth, nodes, score, nil
 		}
 		if len(f) > 0 && f[0] == "info" {
 			for i := 1; i+1 < len(f); i++ {
@@ -184,6 +184,21 @@ func (c *uciClient) bestMove(start *engine.Position, moves []string, goArgs stri
 				case "nodes":
 					if n, err := strconv.ParseInt(f[i+1], 10, 64); err == nil {
 						nodes = n
+					}
+				case "score":
+					if i+2 < len(f) {
+						if x, err := strconv.Atoi(f[i+2]); err == nil {
+							switch f[i+1] {
+							case "cp":
+								score = &x
+							case "mate":
+								m := mateCP
+								if x < 0 {
+									m = -mateCP
+								}
+								score = &m
+							}
+						}
 					}
 				}
 			}

@@ -1,6 +1,10 @@
 package search
 
-import "topochess/engine"
+import (
+	"math"
+
+	"topochess/engine"
+)
 
 // rootMove is a move of the searched position with its fixed noise.
 type rootMove struct {
@@ -167,11 +171,24 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		}
 	}
 	pvNode := beta-alpha > 1
+	quietWindow := alpha > -mateBound && beta < mateBound
+
+	// The static evaluation, for the pruning decisions below (never in
+	// check, where the position is not quiet).
+	var static int32
+	if !inCheck && !pvNode {
+		static = evaluate(pos, s.bi)
+		// Reverse futility: so far above beta near the horizon that no
+		// quiet reply of the opponent is expected to bring it back.
+		if depth <= rfpDepth && quietWindow && static-rfpMargin*int32(depth) >= beta && hasPieces(pos) {
+			return static - rfpMargin*int32(depth)
+		}
+	}
 
 	// Null move: if passing still holds beta, a real move will too. Not in
 	// check, not in pawn endings (zugzwang) and not near mate scores.
 	if allowNull && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
-		evaluate(pos, s.bi) >= beta {
+		static >= beta {
 		r := 2 + depth/4
 		u := pos.MakeNull()
 		s.hist = append(s.hist, pos.Hash)
@@ -202,10 +219,24 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	best := int32(-infinity)
 	bestMove := engine.Move{}
 	us := pos.Side
+	// Quiet moves late in the order of a node near the horizon, or that
+	// cannot lift a poor position to alpha, are not searched at all
+	// (never the first move, so that the node keeps a real score).
+	prune := !pvNode && !inCheck && quietWindow && depth <= futilityDepth
+	futile := prune && static+futilityMargin[depth] <= alpha
 	for i := range ms {
 		pickNext(ms, sc, i)
 		m := ms[i]
 		noisy := pos.IsNoisy(m)
+		quiet := !noisy && m.Promo == engine.NoKind
+		if i > 0 && prune && quiet && (futile || i >= lateMoveCount[depth]) && !s.isKiller(m, ply) {
+			u := pos.Make(m)
+			check := pos.InCheck()
+			pos.Unmake(m, u)
+			if !check {
+				continue
+			}
+		}
 		mover := pos.Board[m.From].Kind()
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
@@ -213,13 +244,15 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		if i == 0 {
 			v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
 		} else {
-			// Late move reduction for quiet moves far down the order.
+			// Late move reduction for quiet moves down the order, growing
+			// with the depth and the move's rank.
 			r := 0
-			if depth >= 3 && i >= 3 && !inCheck && !noisy && !s.isKiller(m, ply) && !pos.InCheck() {
-				r = 1
-				if i >= 8 && depth >= 6 {
-					r = 2
+			if depth >= 3 && i >= 2 && !inCheck && quiet && !s.isKiller(m, ply) && !pos.InCheck() {
+				r = lmr[min(depth, 63)][min(i, 63)]
+				if pvNode {
+					r--
 				}
+				r = max(0, min(r, depth-2))
 			}
 			v = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, true)
 			if v > alpha && r > 0 && !s.stopped {
@@ -324,6 +357,28 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 		}
 	}
 	return best
+}
+
+// Pruning near the horizon, by remaining depth (index 0 unused).
+const (
+	rfpDepth      = 6
+	rfpMargin     = 90
+	futilityDepth = 3
+)
+
+var (
+	futilityMargin = [futilityDepth + 1]int32{0, 150, 300, 450}
+	lateMoveCount  = [futilityDepth + 1]int{0, 6, 10, 18}
+	// lmr is the late-move reduction by depth and move number.
+	lmr [64][64]int
+)
+
+func init() {
+	for d := 1; d < 64; d++ {
+		for i := 1; i < 64; i++ {
+			lmr[d][i] = int(0.75 + math.Log(float64(d))*math.Log(float64(i))/2.25)
+		}
+	}
 }
 
 // qEvasionDepth is how many quiescence plies search every evasion from
