@@ -59,8 +59,9 @@ Usage:
                    [--width W] [--map cells.json] -o out.png
                                           draw a picture (topochess render --help)
   topochess arena --variant ID --white L --black L --games N [--alternate] [--max-moves M]
-                  [--nodes N] [--movetime D] [--seed S] [--jobs J] [-v]
-                                          play the computer against itself at levels 1-5 (docs/ai.md)
+                  [--nodes N] [--movetime D] [--seed S] [--jobs J] [--uci CMD] [--openings P] [--adjudicate CP] [-v]
+                                          play the computer against itself at levels 1-5, or against a UCI
+                                          engine (--uci), with an Elo estimate (docs/ai.md)
   topochess check [--db FILE | --config FILE]
                                           verify a database (also while serve runs); exit 1 on problems
   topochess backup --out FILE [--db FILE | --config FILE]
@@ -68,8 +69,9 @@ Usage:
   topochess migrate --from FILE [--to URL]
                                           copy a stopped bot's bbolt file into an empty PostgreSQL database
                                           (URL default: TOPOCHESS_POSTGRES_URL) and verify the counts (docs/scaling.md)
-  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [-o engine/puzzle/stock.json] [-v]
-                                          generate the shipped puzzles: engine games, unique forced mates
+  topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [--budget D] [--theme T] [-o FILE] [-v]
+                                          generate the shipped puzzles from engine games: forced mates in 1-3
+                                          and wins of material, unique at every step (docs/puzzles.md)
   topochess uci                           speak the Universal Chess Interface on every board (docs/uci.md)
 
 Every command answers --help with its flags and an example.
