@@ -98,6 +98,10 @@ type room struct {
 type sub struct {
 	user, session, addr string
 	ch                  chan *event
+	// since is the last event the page had when it connected: a process
+	// still catching up on the shared log publishes events the page
+	// already has, and those must not reach it twice.
+	since uint64
 }
 
 func newHub(limits streamLimits, now func() time.Time) *hub {
@@ -219,7 +223,7 @@ func (h *hub) publish(roomName string, evs ...*event) {
 		h.bytes += n
 		h.trimLocked(r)
 		for s := range r.subs {
-			if !e.visibleTo(s.user) {
+			if !e.visibleTo(s.user) || e.Seq <= s.since {
 				continue
 			}
 			select {
@@ -289,7 +293,7 @@ func (h *hub) subscribe(roomName, session, user, addr string, since uint64) (s *
 	if since == 0 && len(backlog) > backlogLen {
 		backlog = backlog[len(backlog)-backlogLen:]
 	}
-	s = &sub{user: user, session: session, addr: addr, ch: make(chan *event, subBuffer)}
+	s = &sub{user: user, session: session, addr: addr, ch: make(chan *event, subBuffer), since: since}
 	r.subs[s] = struct{}{}
 	h.subs++
 	h.bySession[session]++
