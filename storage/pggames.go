@@ -14,21 +14,27 @@ import (
 // pgGetGame reads a game; lock takes its row until the transaction ends,
 // which is what serialises two processes changing one game.
 func pgGetGame(ctx context.Context, tx rowQuerier, id string, lock bool) (*Game, error) {
-	q := `SELECT data FROM games WHERE id = $1`
+	return pgGetRecord[Game](ctx, tx, "games", "game", id, lock, migrateGame)
+}
+
+// pgGetRecord reads the record with id from a (id, data) table, locking
+// its row when asked; kind names it in errors.
+func pgGetRecord[T any](ctx context.Context, tx rowQuerier, table, kind, id string, lock bool, migrate func(v int, raw map[string]any) error) (*T, error) {
+	q := `SELECT data FROM ` + table + ` WHERE id = $1`
 	if lock {
 		q += ` FOR UPDATE`
 	}
 	var data []byte
 	if err := tx.QueryRow(ctx, q, id).Scan(&data); errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("game %s: %w", id, ErrNotFound)
+		return nil, fmt.Errorf("%s %s: %w", kind, id, ErrNotFound)
 	} else if err != nil {
 		return nil, err
 	}
-	g := new(Game)
-	if err := decode(data, g, migrateGame); err != nil {
-		return nil, &RecordError{Kind: "game", ID: id, Err: err}
+	rec := new(T)
+	if err := decode(data, rec, migrate); err != nil {
+		return nil, &RecordError{Kind: kind, ID: id, Err: err}
 	}
-	return g, nil
+	return rec, nil
 }
 
 func gameSeq(id string) int64 {
@@ -233,21 +239,7 @@ func (p *Postgres) ImportGames(gs []*Game, now time.Time) error {
 }
 
 func pgGetChallenge(ctx context.Context, tx rowQuerier, id string, lock bool) (*Challenge, error) {
-	q := `SELECT data FROM challenges WHERE id = $1`
-	if lock {
-		q += ` FOR UPDATE`
-	}
-	var data []byte
-	if err := tx.QueryRow(ctx, q, id).Scan(&data); errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("challenge %s: %w", id, ErrNotFound)
-	} else if err != nil {
-		return nil, err
-	}
-	c := new(Challenge)
-	if err := decode(data, c, migrateChallenge); err != nil {
-		return nil, &RecordError{Kind: "challenge", ID: id, Err: err}
-	}
-	return c, nil
+	return pgGetRecord[Challenge](ctx, tx, "challenges", "challenge", id, lock, migrateChallenge)
 }
 
 func pgPutChallenge(ctx context.Context, tx pgx.Tx, c *Challenge) error {
