@@ -37,6 +37,7 @@ type arenaGame struct {
 	loserA  bool
 	stats   [2]arenaStats // by player: 0 = A, 1 = B
 	detail  string
+	moves   []string // the game's moves, openings included
 }
 
 type arenaStats struct {
@@ -74,6 +75,7 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "print one line per game")
 	openings := fs.Int("openings", 0, "start every pair of games with this many random plies (the same for both colours)")
 	adjudicate := fs.Int("adjudicate", 0, "end a game as won once both players' scores have agreed on at least this many centipawns for two moves each (0: never)")
+	record := fs.String("record", "", "append every finished game to this file as a JSON line (variant, result, moves), e.g. for tune")
 	var ue uciEngineFlags
 	ue.register(fs)
 	if err := fs.Parse(args); err != nil {
@@ -140,6 +142,15 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return ps
 	}
 
+	var rec *gameRecorder
+	if *record != "" {
+		r, err := newGameRecorder(*record, v.ID, *openings)
+		if err != nil {
+			return flagError(stderr, "arena", err)
+		}
+		defer r.close()
+		rec = r
+	}
 	results := make([]arenaGame, *games)
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -157,11 +168,16 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			for i := range next {
 				aWhite := !*alternate || i%2 == 0
 				results[i] = playArenaGame(v, sides, players, aWhite, rules, uint64(i))
+				mu.Lock()
 				if *verbose {
-					mu.Lock()
 					fmt.Fprintf(stdout, "game %d: %s\n", i+1, results[i].detail)
-					mu.Unlock()
 				}
+				if rec != nil {
+					if err := rec.write(results[i]); err != nil {
+						fmt.Fprintf(stderr, "arena: recording game %d: %v\n", i+1, err)
+					}
+				}
+				mu.Unlock()
 			}
 		}()
 	}
@@ -359,6 +375,7 @@ func playArenaGame(v *engine.Variant, sides [2]*arenaSide, players [2]arenaPlaye
 		out.reason = string(g.Reason)
 	}
 	out.plies = len(g.Moves)
+	out.moves = append([]string(nil), g.Moves...)
 	if out.detail == "" {
 		white, black := sides[0].name, sides[1].name
 		if !aWhite {

@@ -56,6 +56,11 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 		about:   "Plays the computer against itself at levels 1-5, or level --white against a UCI engine (--uci),\nand prints the score with an Elo estimate (docs/ai.md). With --nodes and no --movetime the games are reproducible.",
 		example: "topochess arena --variant standard --white 3 --black 1 --games 4 --alternate --nodes 2000",
 	},
+	"tune": {
+		usage:   "topochess tune --variant ID --games FILES -o FILE [--iterations N] [--rate R] [--cell-decay X] [--holdout N] [--skip N] [--from-default]",
+		about:   "Learns a variant's evaluation weights from games recorded by arena --record: each quiet position is\nlabelled with its game's result and the weights are fitted to predict the results (docs/ai.md).\nThe file it writes goes to engine/search/weights/ID.json and is built into the binary.",
+		example: "topochess arena --white 4 --black 4 --nodes 5000 --games 4000 --openings 8 --adjudicate 1000 --record games.jsonl\ntopochess tune --variant standard --games games.jsonl -o engine/search/weights/standard.json",
+	},
 	"uci": {
 		usage:   "topochess uci",
 		about:   "Speaks the Universal Chess Interface on standard input and output, on all ten boards (option UCI_Variant),\nfor chess GUIs, match runners and arena --uci (docs/uci.md). It takes no flags.",

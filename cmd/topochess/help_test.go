@@ -18,7 +18,8 @@ func TestSubcommandHelp(t *testing.T) {
 		"check":   {"-db", "-config", "-timeout"},
 		"backup":  {"-db", "-config", "-timeout", "-out"},
 		"migrate": {"-from", "-to", "-timeout"},
-		"arena":   {"-variant", "-white", "-black", "-games", "-alternate", "-max-moves", "-nodes", "-movetime", "-seed", "-jobs", "-v"},
+		"arena":   {"-variant", "-white", "-black", "-games", "-alternate", "-max-moves", "-nodes", "-movetime", "-seed", "-jobs", "-v", "-record"},
+		"tune":    {"-variant", "-games", "-o", "-iterations", "-rate", "-cell-decay", "-holdout", "-skip", "-from-default"},
 	}
 	for name := range commands {
 		if name == "render" {

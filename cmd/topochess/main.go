@@ -26,6 +26,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"uci":     cmdUCI,
 	"migrate": cmdMigrate,
 	"puzzles": cmdPuzzles,
+	"tune":    cmdTune,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -59,7 +60,7 @@ Usage:
                    [--width W] [--map cells.json] -o out.png
                                           draw a picture (topochess render --help)
   topochess arena --variant ID --white L --black L --games N [--alternate] [--max-moves M]
-                  [--nodes N] [--movetime D] [--seed S] [--jobs J] [--uci CMD] [--openings P] [--adjudicate CP] [-v]
+                  [--nodes N] [--movetime D] [--seed S] [--jobs J] [--uci CMD] [--openings P] [--adjudicate CP] [--record FILE] [-v]
                                           play the computer against itself at levels 1-5, or against a UCI
                                           engine (--uci), with an Elo estimate (docs/ai.md)
   topochess check [--db FILE | --config FILE]
@@ -72,6 +73,8 @@ Usage:
   topochess puzzles [--variant IDS] [--per N] [--games N] [--seed S] [--budget D] [--theme T] [-o FILE] [-v]
                                           generate the shipped puzzles from engine games: forced mates in 1-3
                                           and wins of material, unique at every step (docs/puzzles.md)
+  topochess tune --variant ID --games FILES -o FILE
+                                          learn a board's evaluation weights from recorded games (docs/ai.md)
   topochess uci                           speak the Universal Chess Interface on every board (docs/uci.md)
 
 Every command answers --help with its flags and an example.

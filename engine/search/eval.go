@@ -41,6 +41,8 @@ type boardInfo struct {
 	switches [][2]int
 	// startForce is one side's non-pawn material at the start.
 	startForce int32
+	// w is the variant's weight vector (weights.go).
+	w []int32
 }
 
 var boardCache sync.Map // *engine.Variant → *boardInfo
@@ -95,6 +97,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		}
 	}
 	bi.startForce = max(force[0], force[1], 1)
+	bi.w = weightsFor(v)
 	return bi
 }
 
@@ -135,13 +138,17 @@ func promotionDistance(n int, push [][]int16, promo []bool) []uint8 {
 	return dist
 }
 
-// evaluate scores the position for the side to move, in centipawns.
+// evaluate scores the position for the side to move, in centipawns: the
+// variant's weighted terms (weights.go), blended from middlegame to endgame
+// weights by the pieces left, plus the board-specific terms below.
 func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	g := p.Geo()
 	b := p.Board
-	var mat, force [2]int32
-	var pawns [2]int32
-	var pawnProgress [2]int32
+	w := bi.w
+	n := bi.n
+	var mat, force, pawns [2]int32
+	var mg, eg [2]int32
+	var bishops [2]int
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -149,44 +156,75 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		col := pc.Color()
 		k := pc.Kind()
 		mat[col] += value[k]
+		i := pstIndex(n, col, k, c)
+		mg[col] += w[i]
+		eg[col] += w[i+1]
 		switch k {
 		case engine.Pawn:
 			pawns[col]++
-			if d := bi.promoDist[col][pc.Dir()][c]; int(d) < len(pawnBonus) {
-				pawnProgress[col] += pawnBonus[d]
+			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
+				mg[col] += w[wProgress+2*int(d)]
+				eg[col] += w[wProgress+2*int(d)+1]
 			}
 		case engine.King:
-		default:
+			continue
+		case engine.Bishop:
+			bishops[col]++
+		}
+		mg[col] += w[wMaterial+2*int(k)]
+		eg[col] += w[wMaterial+2*int(k)+1]
+		if k != engine.Pawn {
 			force[col] += value[k]
 		}
 	}
-	// phase: 1 at full force (middlegame) down to 0 with no pieces.
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
 
-	var score [2]int32
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
-		score[c] = mat[c]
-		// Pawn progress counts fully in the endgame, a third in the middlegame.
-		score[c] += pawnProgress[c] * (3*phaseDen - 2*phaseNum) / (3 * phaseDen)
+		if bishops[c] >= 2 {
+			mg[c] += w[wBishops]
+			eg[c] += w[wBishops+1]
+		}
 		mob := p.Mobility(col)
 		for k, cnt := range mob {
-			score[c] += mobWeight[k] * int32(cnt)
+			mg[c] += w[wMobility+2*k] * int32(cnt)
+			eg[c] += w[wMobility+2*k+1] * int32(cnt)
 		}
 		if k := p.King[c]; k >= 0 {
-			hits := int32(0)
+			hits, shield := int32(0), int32(0)
 			them := col.Other()
 			for _, t := range g.KingSteps[k] {
 				if p.Attacked(int(t), them) {
 					hits++
 				}
+				if x := b[t]; x != 0 && x.Kind() == engine.Pawn && x.Color() == col {
+					shield++
+				}
 			}
-			score[c] -= hits * kingZoneHit * min(force[them], bi.startForce) / bi.startForce
+			scale := min(force[them], bi.startForce)
+			mg[c] += hits * w[wKingZone] * scale / bi.startForce
+			eg[c] += hits * w[wKingZone+1] * scale / bi.startForce
+			mg[c] += shield * w[wShield]
+			eg[c] += shield * w[wShield+1]
 		}
 	}
-	if g.Twin != nil {
-		twinThreats(p, &score)
+	mg[p.Side] += w[wTempo]
+	eg[p.Side] += w[wTempo+1]
+	var score [2]int32
+	for c := range score {
+		score[c] = (mg[c]*phaseNum + eg[c]*(phaseDen-phaseNum)) / phaseDen
+	}
+	extraTerms(p, bi, mat, force, pawns, &score)
+	return score[p.Side] - score[p.Side.Other()]
+}
+
+// extraTerms are the terms outside the weight vector: Möbius phasing
+// threats, Chess 66 switches and the chase of a lone king.
+func extraTerms(p *engine.Position, bi *boardInfo, mat, force, pawns [2]int32, score *[2]int32) {
+	b := p.Board
+	if p.Geo().Twin != nil {
+		twinThreats(p, score)
 	}
 	for _, sw := range bi.switches {
 		for _, cell := range sw {
@@ -200,10 +238,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			}
 		}
 	}
-	mopUp(p, bi, mat, force, pawns, &score)
-
-	s := score[p.Side] - score[p.Side.Other()] + tempo
-	return s
+	mopUp(p, bi, mat, force, pawns, score)
 }
 
 // twinThreats scores the Möbius strip's phasing attacks: a piece facing an

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"topochess/engine"
+	"topochess/engine/search"
+)
+
+// cmdTune learns a variant's evaluation weights from games recorded by
+// arena --record: every quiet position is labelled with its game's result
+// and the weights are fitted to predict the results (docs/ai.md).
+func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	fs := newFlagSet("tune", stderr)
+	variant := fs.String("variant", "standard", "variant id")
+	in := fs.String("games", "", "comma-separated files of games written by arena --record")
+	out := fs.String("o", "", "write the weight file here (e.g. engine/search/weights/standard.json)")
+	skip := fs.Int("skip", 4, "positions left out after each game's random opening")
+	iterations := fs.Int("iterations", 600, "gradient steps")
+	rate := fs.Float64("rate", 1, "step size in centipawns")
+	decay := fs.Float64("cell-decay", 1e-7, "L2 penalty on the cell tables")
+	holdout := fs.Int("holdout", 10, "every Nth game is kept out of the fit to measure it (0: none)")
+	fromDefault := fs.Bool("from-default", false, "start from the hand-set weights instead of the shipped ones")
+	if err := fs.Parse(args); err != nil {
+		return parseError(fs, stdout, stderr, err)
+	}
+	if fs.NArg() > 0 {
+		return flagError(stderr, "tune", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+	}
+	v, err := engine.GetVariant(*variant)
+	if err != nil {
+		return flagError(stderr, "tune", fmt.Errorf("%v (known: %s)", err, strings.Join(engine.Variants(), ", ")))
+	}
+	if *in == "" || *out == "" {
+		return flagError(stderr, "tune", errors.New("--games and -o are required"))
+	}
+	if *iterations < 1 || *rate <= 0 || *decay < 0 || *holdout < 0 || *skip < 0 {
+		return flagError(stderr, "tune", errors.New("--iterations and --rate must be positive; --cell-decay, --holdout and --skip not negative"))
+	}
+	d := search.NewDataset(v)
+	var train, test []int
+	games := 0
+	for _, name := range strings.Split(*in, ",") {
+		if err := readTuneGames(name, v, *skip, func(p *engine.Position, result float64) {
+			if !d.Add(p, result) {
+				return
+			}
+			if *holdout > 0 && games%*holdout == *holdout-1 {
+				test = append(test, d.Len()-1)
+			} else {
+				train = append(train, d.Len()-1)
+			}
+		}, func() { games++ }); err != nil {
+			fmt.Fprintf(stderr, "tune: %v\n", err)
+			return 1
+		}
+	}
+	if len(train) == 0 {
+		fmt.Fprintln(stderr, "tune: no quiet positions in the games")
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d games, %d positions (%d held out), %d not quiet\n", v.ID, games, d.Len(), len(test), d.Skipped)
+	w0 := search.Weights(v)
+	if *fromDefault {
+		w0 = search.DefaultWeights(v)
+	}
+	k := d.FitK(w0, train)
+	wf := func(w []int32) []float64 {
+		f := make([]float64, len(w))
+		for i, x := range w {
+			f[i] = float64(x)
+		}
+		return f
+	}
+	res := search.WeightFile{Variant: v.ID, Games: games, Positions: d.Len(), K: k,
+		LossStart: d.Loss(wf(w0), k, train)}
+	if len(test) > 0 {
+		res.HeldOutStart = d.Loss(wf(w0), k, test)
+	}
+	fmt.Fprintf(stdout, "K %.3f, loss %.5f (held out %.5f)\n", k, res.LossStart, res.HeldOutStart)
+	w := d.Fit(w0, k, train, search.TuneOptions{Iterations: *iterations, Rate: *rate, CellDecay: *decay,
+		Progress: func(it int, loss float64) { fmt.Fprintf(stdout, "  step %d: loss %.5f\n", it, loss) }})
+	res.LossEnd = d.Loss(wf(w), k, train)
+	if len(test) > 0 {
+		res.HeldOutEnd = d.Loss(wf(w), k, test)
+	}
+	res.Weights = w
+	fmt.Fprintf(stdout, "loss %.5f → %.5f, held out %.5f → %.5f\n", res.LossStart, res.LossEnd, res.HeldOutStart, res.HeldOutEnd)
+	data, err := json.Marshal(res)
+	if err == nil {
+		err = os.WriteFile(*out, append(data, '\n'), 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tune: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return 0
+}
+
+// readTuneGames replays every recorded game of the variant and hands each
+// position after the opening (and skip more plies) to add with the game's
+// result for White.
+func readTuneGames(name string, v *engine.Variant, skip int, add func(*engine.Position, float64), gameDone func()) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	line := 0
+	for sc.Scan() {
+		line++
+		var g gameRecord
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			return fmt.Errorf("%s:%d: %v", name, line, err)
+		}
+		if g.Variant != v.ID {
+			continue
+		}
+		var result float64
+		switch g.Result {
+		case "1-0":
+			result = 1
+		case "0-1":
+			result = 0
+		case "1/2-1/2":
+			result = 0.5
+		default:
+			return fmt.Errorf("%s:%d: result %q", name, line, g.Result)
+		}
+		pos := v.StartPosition()
+		for i, s := range g.Moves {
+			if i >= g.Openings+skip {
+				add(pos, result)
+			}
+			m, err := pos.ParseCanonical(s)
+			if err != nil {
+				return fmt.Errorf("%s:%d: move %d (%s): %v", name, line, i+1, s, err)
+			}
+			pos.Make(m)
+		}
+		gameDone()
+	}
+	return sc.Err()
+}

@@ -1,0 +1,280 @@
+package search
+
+import (
+	"context"
+	"math"
+
+	"topochess/engine"
+)
+
+// Tuning learns a variant's weight vector from finished games: every quiet
+// position of a game is a sample labelled with the game's result, and the
+// weights are moved so that a logistic function of the evaluation predicts
+// the results better (least squares on the predicted score). The
+// evaluation is linear in its weights once the position's phase is known,
+// so a sample is stored as its list of (weight pair, count) entries.
+
+// Dataset holds the samples of one variant.
+type Dataset struct {
+	v  *engine.Variant
+	bi *boardInfo
+	s  *Searcher
+	// Per sample: its entries are idx/val[start[i]:start[i+1]].
+	start  []uint32
+	idx    []uint32 // index of the middlegame weight of a pair
+	val    []float32
+	phase  []float32 // middlegame share, 0..1
+	fixed  []float32 // the terms outside the weights, White's view
+	result []float32 // 1 White won, 0.5 draw, 0 Black won
+	// Skipped counts positions refused as not quiet.
+	Skipped int
+}
+
+// NewDataset starts an empty dataset for v.
+func NewDataset(v *engine.Variant) *Dataset {
+	return &Dataset{v: v, bi: infoFor(v), s: newSearcher(10), start: []uint32{0}}
+}
+
+// Len is the number of samples.
+func (d *Dataset) Len() int { return len(d.result) }
+
+// Add adds a position with its game's result (1, 0.5 or 0 for White) and
+// reports whether it was taken: a position in check, or where the side to
+// move wins or loses material at once (its quiescence search differs from
+// its evaluation), says little about the evaluation and is left out.
+func (d *Dataset) Add(p *engine.Position, result float64) bool {
+	if p.InCheck() {
+		d.Skipped++
+		return false
+	}
+	static, q := d.s.quietScore(p)
+	if static != q {
+		d.Skipped++
+		return false
+	}
+	ph, fixed := features(p, d.bi, func(i int, v float32) {
+		d.idx = append(d.idx, uint32(i))
+		d.val = append(d.val, v)
+	})
+	d.start = append(d.start, uint32(len(d.idx)))
+	d.phase = append(d.phase, ph)
+	d.fixed = append(d.fixed, fixed)
+	d.result = append(d.result, float32(result))
+	return true
+}
+
+// quietScore returns the static evaluation and the quiescence search's
+// score of p, for the side to move.
+func (s *Searcher) quietScore(p *engine.Position) (static, q int32) {
+	root := p.Clone()
+	s.prepare(context.Background(), root, Config{Nodes: 200_000})
+	static = evaluate(root, s.bi)
+	q = s.quiesce(0, qEvasionDepth, -infinity, infinity)
+	s.ctx, s.pos = nil, nil
+	return static, q
+}
+
+// features writes the position's evaluation as weight-pair entries from
+// White's side (emit(index of the pair's middlegame weight, count), Black's
+// counts negative) and returns the middlegame share of the blend and the
+// terms outside the weights. It follows evaluate term by term; a test
+// checks the two agree.
+func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase, fixed float32) {
+	g := p.Geo()
+	b := p.Board
+	n := bi.n
+	var mat, force, pawns [2]int32
+	var bishops [2]int
+	sign := [2]float32{1, -1}
+	for c, pc := range b {
+		if pc == 0 {
+			continue
+		}
+		col := pc.Color()
+		k := pc.Kind()
+		mat[col] += value[k]
+		emit(pstIndex(n, col, k, c), sign[col])
+		switch k {
+		case engine.Pawn:
+			pawns[col]++
+			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
+				emit(wProgress+2*int(d), sign[col])
+			}
+		case engine.King:
+			continue
+		case engine.Bishop:
+			bishops[col]++
+		}
+		emit(wMaterial+2*int(k), sign[col])
+		if k != engine.Pawn {
+			force[col] += value[k]
+		}
+	}
+	for c := 0; c < 2; c++ {
+		col := engine.Color(c)
+		if bishops[c] >= 2 {
+			emit(wBishops, sign[c])
+		}
+		for k, cnt := range p.Mobility(col) {
+			if cnt != 0 {
+				emit(wMobility+2*k, sign[c]*float32(cnt))
+			}
+		}
+		if k := p.King[c]; k >= 0 {
+			hits, shield := 0, 0
+			them := col.Other()
+			for _, t := range g.KingSteps[k] {
+				if p.Attacked(int(t), them) {
+					hits++
+				}
+				if x := b[t]; x != 0 && x.Kind() == engine.Pawn && x.Color() == col {
+					shield++
+				}
+			}
+			scale := float32(min(force[them], bi.startForce)) / float32(bi.startForce)
+			if hits > 0 {
+				emit(wKingZone, sign[c]*float32(hits)*scale)
+			}
+			if shield > 0 {
+				emit(wShield, sign[c]*float32(shield))
+			}
+		}
+	}
+	emit(wTempo, sign[p.Side])
+	phaseNum := min(force[0]+force[1], 2*bi.startForce)
+	phase = float32(phaseNum) / float32(2*bi.startForce)
+	var score [2]int32
+	extraTerms(p, bi, mat, force, pawns, &score)
+	return phase, float32(score[0] - score[1])
+}
+
+// TuneOptions steer Fit.
+type TuneOptions struct {
+	// Iterations of full-batch gradient descent (Adam).
+	Iterations int
+	// Rate is the step in centipawns.
+	Rate float64
+	// CellDecay is the L2 penalty on the cell tables, which keeps cells
+	// rarely seen near zero.
+	CellDecay float64
+	// Progress, if set, is called every 50 iterations.
+	Progress func(iter int, loss float64)
+}
+
+// FitK finds the scale of the logistic curve that best predicts the results
+// from the weights w: the expected score at evaluation e (centipawns,
+// White's view) is 1/(1+10^(-K·e/400)).
+func (d *Dataset) FitK(w []int32, samples []int) float64 {
+	wf := toFloat(w)
+	lo, hi := 0.05, 4.0
+	for range 60 {
+		m1, m2 := lo+(hi-lo)/3, hi-(hi-lo)/3
+		if d.Loss(wf, m1, samples) < d.Loss(wf, m2, samples) {
+			hi = m2
+		} else {
+			lo = m1
+		}
+	}
+	return (lo + hi) / 2
+}
+
+func toFloat(w []int32) []float64 {
+	f := make([]float64, len(w))
+	for i, x := range w {
+		f[i] = float64(x)
+	}
+	return f
+}
+
+// eval is a sample's evaluation from White's side under weights w.
+func (d *Dataset) eval(w []float64, i int) float64 {
+	ph := float64(d.phase[i])
+	e := float64(d.fixed[i])
+	for j := d.start[i]; j < d.start[i+1]; j++ {
+		x := d.idx[j]
+		e += float64(d.val[j]) * (w[x]*ph + w[x+1]*(1-ph))
+	}
+	return e
+}
+
+func sigmoid(k, e float64) float64 { return 1 / (1 + math.Pow(10, -k*e/400)) }
+
+// Loss is the mean squared error of the predicted scores over the samples
+// (all when samples is nil).
+func (d *Dataset) Loss(w []float64, k float64, samples []int) float64 {
+	sum, cnt := 0.0, 0
+	each(d, samples, func(i int) {
+		r := sigmoid(k, d.eval(w, i)) - float64(d.result[i])
+		sum += r * r
+		cnt++
+	})
+	return sum / float64(max(cnt, 1))
+}
+
+func each(d *Dataset, samples []int, f func(int)) {
+	if samples == nil {
+		for i := range d.result {
+			f(i)
+		}
+		return
+	}
+	for _, i := range samples {
+		f(i)
+	}
+}
+
+// Fit moves the weights w0 to lower the loss on the samples at scale k and
+// returns the rounded result.
+func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int32 {
+	w := toFloat(w0)
+	grad := make([]float64, len(w))
+	m := make([]float64, len(w))
+	v := make([]float64, len(w))
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	c := k * math.Ln10 / 400
+	for it := 1; it <= o.Iterations; it++ {
+		clear(grad)
+		loss, cnt := 0.0, 0
+		each(d, samples, func(i int) {
+			p := sigmoid(k, d.eval(w, i))
+			r := p - float64(d.result[i])
+			loss += r * r
+			cnt++
+			g := 2 * r * p * (1 - p) * c
+			ph := float64(d.phase[i])
+			for j := d.start[i]; j < d.start[i+1]; j++ {
+				x := d.idx[j]
+				gv := g * float64(d.val[j])
+				grad[x] += gv * ph
+				grad[x+1] += gv * (1 - ph)
+			}
+		})
+		inv := 1 / float64(max(cnt, 1))
+		for i := range grad {
+			grad[i] *= inv
+			if i >= wPST {
+				grad[i] += 2 * o.CellDecay * w[i]
+			}
+		}
+		// The king's material and the pawn's mobility never occur; the
+		// tempo is left as set.
+		for _, i := range []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1} {
+			grad[i] = 0
+		}
+		for i := range w {
+			m[i] = b1*m[i] + (1-b1)*grad[i]
+			v[i] = b2*v[i] + (1-b2)*grad[i]*grad[i]
+			mh := m[i] / (1 - math.Pow(b1, float64(it)))
+			vh := v[i] / (1 - math.Pow(b2, float64(it)))
+			w[i] -= o.Rate * mh / (math.Sqrt(vh) + eps)
+		}
+		if o.Progress != nil && it%50 == 0 {
+			o.Progress(it, loss*inv)
+		}
+	}
+	out := make([]int32, len(w))
+	for i, x := range w {
+		out[i] = int32(math.Round(x))
+	}
+	return out
+}

@@ -1,0 +1,107 @@
+package search
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"path"
+
+	"topochess/engine"
+)
+
+// The evaluation is a sum of weighted terms, each with a middlegame and an
+// endgame weight blended by the material on the board. The weights are one
+// flat vector per variant, laid out as below (every term is a pair: index
+// 2i is the middlegame weight, 2i+1 the endgame one). A variant with a
+// tuned file in weights/ (written by `topochess tune` from game results)
+// plays with it; the others use defaultWeights.
+const (
+	wMaterial = 0             // by kind (pawn … king; the king's unused)
+	wMobility = wMaterial + 14 // per pseudo-legal destination, by kind
+	wKingZone = wMobility + 14 // per attacked cell next to the king, scaled by enemy force
+	wShield   = wKingZone + 2  // per own pawn next to the king
+	wProgress = wShield + 2    // pawn by pushes left to promotion (1..6)
+	wBishops  = wProgress + 14 // two bishops or more
+	wTempo    = wBishops + 2   // the side to move
+	wPST      = wTempo + 2     // by colour, kind and cell: [c][k][cell] pairs
+)
+
+// weightCount is the length of a variant's weight vector on n cells.
+func weightCount(n int) int { return wPST + 2*7*n*2 }
+
+// pstIndex is the index of the middlegame weight of a piece of colour c
+// and kind k on cell.
+func pstIndex(n int, c engine.Color, k engine.Kind, cell int) int {
+	return wPST + ((int(c)*7+int(k))*n+cell)*2
+}
+
+// defaultWeights is the hand-set evaluation every board starts from:
+// material, mobility, king zone and pawn progress, no cell tables.
+func defaultWeights(n int) []int32 {
+	w := make([]int32, weightCount(n))
+	for k := range value {
+		if engine.Kind(k) == engine.King {
+			continue
+		}
+		w[wMaterial+2*k], w[wMaterial+2*k+1] = value[k], value[k]
+		w[wMobility+2*k], w[wMobility+2*k+1] = mobWeight[k], mobWeight[k]
+	}
+	w[wKingZone], w[wKingZone+1] = -kingZoneHit, -kingZoneHit
+	for d := 1; d < len(pawnBonus); d++ {
+		// Pawn progress counts fully in the endgame, a third in the middlegame.
+		w[wProgress+2*d], w[wProgress+2*d+1] = pawnBonus[d]/3, pawnBonus[d]
+	}
+	w[wTempo], w[wTempo+1] = tempo, tempo
+	return w
+}
+
+// WeightFile is a variant's tuned evaluation as `topochess tune` writes it.
+type WeightFile struct {
+	Variant string `json:"variant"`
+	// How the weights were obtained, for the record.
+	Games     int     `json:"games"`
+	Positions int     `json:"positions"`
+	K         float64 `json:"k"`
+	LossStart float64 `json:"loss_start"`
+	LossEnd   float64 `json:"loss_end"`
+	// HeldOut are the same losses on positions from games left out of the fit.
+	HeldOutStart float64 `json:"held_out_start"`
+	HeldOutEnd   float64 `json:"held_out_end"`
+	Weights      []int32 `json:"weights"`
+}
+
+//go:embed weights
+var weightFiles embed.FS
+
+// weightsFor returns the variant's tuned weights, or the default ones.
+func weightsFor(v *engine.Variant) []int32 {
+	n := v.Geo.N
+	data, err := weightFiles.ReadFile(path.Join("weights", v.ID+".json"))
+	if err != nil {
+		return defaultWeights(n)
+	}
+	w, err := parseWeights(data, v)
+	if err != nil {
+		// Only a broken build gets here; the tests load every file.
+		panic(err)
+	}
+	return w
+}
+
+func parseWeights(data []byte, v *engine.Variant) ([]int32, error) {
+	var f WeightFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("weights for %s: %w", v.ID, err)
+	}
+	if f.Variant != v.ID || len(f.Weights) != weightCount(v.Geo.N) {
+		return nil, fmt.Errorf("weights for %s: file is for %q with %d weights, want %d", v.ID, f.Variant, len(f.Weights), weightCount(v.Geo.N))
+	}
+	return f.Weights, nil
+}
+
+// DefaultWeights is the hand-set weight vector of a variant, where a
+// tuning starts.
+func DefaultWeights(v *engine.Variant) []int32 { return defaultWeights(v.Geo.N) }
+
+// Weights is the weight vector a variant plays with.
+func Weights(v *engine.Variant) []int32 { return append([]int32(nil), infoFor(v).w...) }
