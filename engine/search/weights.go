@@ -16,7 +16,7 @@ import (
 // tuned file in weights/ (written by `topochess tune` from game results)
 // plays with it; the others use defaultWeights.
 const (
-	wMaterial = 0             // by kind (pawn … king; the king's unused)
+	wMaterial = 0              // by kind (pawn … king; the king's unused)
 	wMobility = wMaterial + 14 // per pseudo-legal destination, by kind
 	wKingZone = wMobility + 14 // per attacked cell next to the king, scaled by enemy force
 	wShield   = wKingZone + 2  // per own pawn next to the king
