@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"sync"
 
 	"topochess/engine"
@@ -43,6 +44,19 @@ type boardInfo struct {
 	startForce int32
 	// w is the variant's weight vector (weights.go).
 	w []int32
+	// class[colour][cell] groups the cells that look alike from a side's
+	// point of view (cellClasses); the cell tables of the weights are by
+	// class, so that they are learned from fewer games.
+	class   [2][]int32
+	classes int
+	// pawnWay[colour][dir][cell] are the cells a pawn there still has to
+	// cross (by pushes, up to the promotion cells), as a bit set; pawnStop
+	// adds the cells from which an enemy pawn attacks one of them or the
+	// pawn itself: with no enemy pawn there, the pawn is passed.
+	pawnWay, pawnStop [2][2][][]uint64
+	// guardFrom[colour][dir][cell]: cells from which a pawn of that colour
+	// and direction guards the cell, as a bit set.
+	guardFrom [2][2][][]uint64
 }
 
 var boardCache sync.Map // *engine.Variant → *boardInfo
@@ -97,7 +111,12 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		}
 	}
 	bi.startForce = max(force[0], force[1], 1)
-	bi.w = weightsFor(v)
+	bi.class, bi.classes = cellClasses(bi, g, start)
+	bi.w = weightsFor(v, bi.classes)
+	if n > 512 {
+		panic("search: boards of more than 512 cells need larger pawn sets")
+	}
+	pawnTables(bi, g)
 	return bi
 }
 
@@ -145,10 +164,11 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	g := p.Geo()
 	b := p.Board
 	w := bi.w
-	n := bi.n
 	var mat, force, pawns [2]int32
 	var mg, eg [2]int32
 	var bishops [2]int
+	ps := &pawnSets{}
+	ps.fill(b)
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -156,7 +176,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		col := pc.Color()
 		k := pc.Kind()
 		mat[col] += value[k]
-		i := pstIndex(n, col, k, c)
+		i := bi.pstIndex(col, k, c)
 		mg[col] += w[i]
 		eg[col] += w[i+1]
 		switch k {
@@ -165,7 +185,14 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
 				mg[col] += w[wProgress+2*int(d)]
 				eg[col] += w[wProgress+2*int(d)+1]
+				if bi.passed(ps, col, pc.Dir(), c) {
+					mg[col] += w[wPassed+2*int(d)]
+					eg[col] += w[wPassed+2*int(d)+1]
+				}
 			}
+			guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)
+			mg[col] += guarded*w[wGuarded] + stacked*w[wStacked] + hits*w[wPawnHit]
+			eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1] + hits*w[wPawnHit+1]
 		case engine.King:
 			continue
 		case engine.Bishop:
@@ -217,6 +244,183 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()]
+}
+
+// pawnSets are the cells of the pawns on the board, by colour and
+// direction, as bit sets (boards have at most 512 cells).
+type pawnSets [2][2][8]uint64
+
+func (ps *pawnSets) any(c engine.Color, mask []uint64) bool {
+	for i, m := range mask {
+		if (ps[c][0][i]|ps[c][1][i])&m != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// passed reports whether no enemy pawn stands on the pawn's way or where
+// it could capture on it.
+func (bi *boardInfo) passed(ps *pawnSets, col engine.Color, dir, cell int) bool {
+	return !ps.any(col.Other(), bi.pawnStop[col][dir][cell])
+}
+
+// pawnFacts counts for one pawn: whether an own pawn guards it, whether an
+// own pawn stands on its way, and the enemy pieces other than pawns it
+// attacks.
+func (bi *boardInfo) pawnFacts(p *engine.Position, ps *pawnSets, col engine.Color, dir, cell int) (guarded, stacked, hits int32) {
+	for d := range bi.guardFrom[col] {
+		for i, m := range bi.guardFrom[col][d][cell] {
+			if ps[col][d][i]&m != 0 {
+				guarded = 1
+			}
+		}
+	}
+	if ps.any(col, bi.pawnWay[col][dir][cell]) {
+		stacked = 1
+	}
+	b := p.Board
+	for _, t := range p.Geo().PawnCap[col][dir][cell] {
+		if pc := b[t]; pc != 0 && pc.Color() != col && pc.Kind() != engine.Pawn && pc.Kind() != engine.King {
+			hits++
+		}
+	}
+	return guarded, stacked, hits
+}
+
+// fill collects the pawns of the board.
+func (ps *pawnSets) fill(b []engine.Piece) {
+	for c, pc := range b {
+		if pc != 0 && pc.Kind() == engine.Pawn {
+			ps[pc.Color()][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+		}
+	}
+}
+
+// cellClasses groups the cells by what a side sees of them on the empty
+// board: its own pawns' pushes to promotion from there, the enemy pawns'
+// (how far the cell is from its own back rows), the knight and king moves
+// from it and its summed king distance to every cell (how central it is).
+// On the standard board this ties a cell to its mirror image across the
+// middle files, and White's cells to Black's; on boards without edges many
+// cells fall into one class.
+func cellClasses(bi *boardInfo, g *engine.Geometry, start *engine.Position) (class [2][]int32, count int) {
+	n := bi.n
+	// The pawn directions each side starts with (both on the torus).
+	var dirs [2][]int
+	for _, pc := range start.Board {
+		if pc.Kind() == engine.Pawn && !slices.Contains(dirs[pc.Color()], pc.Dir()) {
+			dirs[pc.Color()] = append(dirs[pc.Color()], pc.Dir())
+		}
+	}
+	dist := func(col, c int) int {
+		d := noDistance
+		for _, dir := range dirs[col] {
+			d = min(d, int(bi.promoDist[col][dir][c]))
+		}
+		return d
+	}
+	ecc := make([]int, n)
+	for c := 0; c < n; c++ {
+		for _, d := range bi.kingDist[c*n : (c+1)*n] {
+			ecc[c] += int(min(d, 64))
+		}
+	}
+	ids := map[[5]int]int32{}
+	for col := 0; col < 2; col++ {
+		class[col] = make([]int32, n)
+		for c := 0; c < n; c++ {
+			key := [5]int{dist(col, c), dist(1-col, c), len(g.Knight[c]), len(g.KingSteps[c]), ecc[c]}
+			id, ok := ids[key]
+			if !ok {
+				id = int32(len(ids))
+				ids[key] = id
+			}
+			class[col][c] = id
+		}
+	}
+	return class, len(ids)
+}
+
+// pawnTables fills the pawn-structure tables of bi from the geometry.
+func pawnTables(bi *boardInfo, g *engine.Geometry) {
+	n := g.N
+	// capFrom[colour][dir][cell]: where a pawn captures onto the cell from.
+	var capFrom [2][2][][]int16
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			capFrom[c][d] = make([][]int16, n)
+			if g.PawnCap[c][d] == nil {
+				continue
+			}
+			for x, ts := range g.PawnCap[c][d] {
+				for _, t := range ts {
+					capFrom[c][d][t] = append(capFrom[c][d][t], int16(x))
+				}
+			}
+		}
+	}
+	words := (n + 63) / 64
+	set := func(cells []int16) []uint64 {
+		m := make([]uint64, words)
+		for _, x := range cells {
+			m[x>>6] |= 1 << (uint(x) & 63)
+		}
+		return m
+	}
+	for c := 0; c < 2; c++ {
+		them := 1 - c
+		for d := 0; d < 2; d++ {
+			bi.guardFrom[c][d] = make([][]uint64, n)
+			bi.pawnWay[c][d] = make([][]uint64, n)
+			bi.pawnStop[c][d] = make([][]uint64, n)
+			push := g.PawnPush[c][d]
+			for cell := 0; cell < n; cell++ {
+				bi.guardFrom[c][d][cell] = set(capFrom[c][d][cell])
+				var way []int16
+				if push != nil {
+					way = pawnWay(push, g.Promo[c][d], cell)
+				}
+				stop := append([]int16(nil), way...)
+				for _, t := range append([]int16{int16(cell)}, way...) {
+					for ed := 0; ed < 2; ed++ {
+						for _, x := range capFrom[them][ed][t] {
+							if x != int16(cell) {
+								stop = append(stop, x)
+							}
+						}
+					}
+				}
+				bi.pawnWay[c][d][cell] = set(way)
+				bi.pawnStop[c][d][cell] = set(stop)
+			}
+		}
+	}
+}
+
+// pawnWay is every cell reachable from cell by single pushes before a
+// promotion cell (that one included), at most 8 pushes deep.
+func pawnWay(push [][]int16, promo []bool, cell int) []int16 {
+	var way []int16
+	seen := map[int16]bool{int16(cell): true}
+	front := []int16{int16(cell)}
+	for step := 0; step < 8 && len(front) > 0; step++ {
+		var next []int16
+		for _, x := range front {
+			if x != int16(cell) && promo[x] {
+				continue
+			}
+			for _, t := range push[x] {
+				if !seen[t] {
+					seen[t] = true
+					way = append(way, t)
+					next = append(next, t)
+				}
+			}
+		}
+		front = next
+	}
+	return way
 }
 
 // extraTerms are the terms outside the weight vector: Möbius phasing

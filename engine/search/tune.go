@@ -82,10 +82,11 @@ func (s *Searcher) quietScore(p *engine.Position) (static, q int32) {
 func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase, fixed float32) {
 	g := p.Geo()
 	b := p.Board
-	n := bi.n
 	var mat, force, pawns [2]int32
 	var bishops [2]int
 	sign := [2]float32{1, -1}
+	ps := &pawnSets{}
+	ps.fill(b)
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -93,12 +94,24 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		col := pc.Color()
 		k := pc.Kind()
 		mat[col] += value[k]
-		emit(pstIndex(n, col, k, c), sign[col])
+		emit(bi.pstIndex(col, k, c), sign[col])
 		switch k {
 		case engine.Pawn:
 			pawns[col]++
 			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
 				emit(wProgress+2*int(d), sign[col])
+				if bi.passed(ps, col, pc.Dir(), c) {
+					emit(wPassed+2*int(d), sign[col])
+				}
+			}
+			guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)
+			for _, f := range [...]struct {
+				i int
+				n int32
+			}{{wGuarded, guarded}, {wStacked, stacked}, {wPawnHit, hits}} {
+				if f.n != 0 {
+					emit(f.i, sign[col]*float32(f.n))
+				}
 			}
 		case engine.King:
 			continue
@@ -258,7 +271,7 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 		}
 		// The king's material and the pawn's mobility never occur; the
 		// tempo is left as set.
-		for _, i := range []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1} {
+		for _, i := range []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1, wPassed, wPassed + 1} {
 			grad[i] = 0
 		}
 		for i := range w {

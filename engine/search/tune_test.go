@@ -19,7 +19,7 @@ func TestFeaturesMatchEvaluate(t *testing.T) {
 		v, _ := engine.GetVariant(id)
 		base := infoFor(v)
 		bi := *base
-		bi.w = make([]int32, weightCount(bi.n))
+		bi.w = make([]int32, weightCount(bi.classes))
 		for i := range bi.w {
 			bi.w[i] = int32(rng.IntN(201) - 100)
 		}
@@ -64,7 +64,7 @@ func TestWeightFiles(t *testing.T) {
 			t.Fatalf("%s: no such variant", name)
 		}
 		data, _ := weightFiles.ReadFile(name)
-		if _, err := parseWeights(data, v); err != nil {
+		if _, err := parseWeights(data, v, infoFor(v).classes); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -108,4 +108,62 @@ func TestFitLearns(t *testing.T) {
 	if kn := w[wMaterial+2*int(engine.Knight)]; kn <= 50 {
 		t.Fatalf("knight's middlegame value %d, want above the start of 50", kn)
 	}
+}
+
+// The pawn-structure terms, built from the push and capture tables alone,
+// say on the standard board what a chess player would.
+func TestPawnStructure(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	bi := infoFor(v)
+	// White: a5 is passed (c6 covers b5 and d5 only), e5 is not (d7 can
+	// take on e6); g4 has its own pawn g5 ahead (still passed: only enemy
+	// pawns stop a pawn) and is guarded by h3; g5 attacks the knight on f6.
+	// Black: c6 is passed and guarded by d7; d7 is not passed (e5 covers d6).
+	pos, err := v.ParsePosition("4k3/3p4/2p2n2/P3P1P1/6P1/7P/8/4K3 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := func(name string) int {
+		c := pos.Geo().Cell(name)
+		if c < 0 {
+			t.Fatalf("no cell %s", name)
+		}
+		return c
+	}
+	b := pos.Board
+	for _, tc := range []struct {
+		cell   string
+		col    engine.Color
+		passed bool
+	}{
+		{"a5", engine.White, true},
+		{"e5", engine.White, false},
+		{"g5", engine.White, true},
+		{"g4", engine.White, true},
+		{"d7", engine.Black, false},
+		{"c6", engine.Black, true},
+	} {
+		want := tc.passed
+		if got := bi.passed(pawnsOf(b), tc.col, b[cell(tc.cell)].Dir(), cell(tc.cell)); got != want {
+			t.Errorf("%s passed: %v, want %v", tc.cell, got, want)
+		}
+	}
+	g, s, h := bi.pawnFacts(pos, pawnsOf(b), engine.White, 0, cell("g4"))
+	if g != 1 || s != 1 || h != 0 {
+		t.Errorf("g4: guarded %d stacked %d hits %d, want 1 1 0", g, s, h)
+	}
+	g, s, h = bi.pawnFacts(pos, pawnsOf(b), engine.White, 0, cell("g5"))
+	if g != 0 || s != 0 || h != 1 {
+		t.Errorf("g5: guarded %d stacked %d hits %d, want 0 0 1", g, s, h)
+	}
+	g, _, _ = bi.pawnFacts(pos, pawnsOf(b), engine.Black, b[cell("c6")].Dir(), cell("c6"))
+	if g != 1 {
+		t.Errorf("c6 guarded %d, want 1 (by d7)", g)
+	}
+}
+
+func pawnsOf(b []engine.Piece) *pawnSets {
+	ps := &pawnSets{}
+	ps.fill(b)
+	return ps
 }

@@ -23,22 +23,27 @@ const (
 	wProgress = wShield + 2    // pawn by pushes left to promotion (1..6)
 	wBishops  = wProgress + 14 // two bishops or more
 	wTempo    = wBishops + 2   // the side to move
-	wPST      = wTempo + 2     // by colour, kind and cell: [c][k][cell] pairs
+	wPassed   = wTempo + 2     // passed pawn by pushes left to promotion (1..6)
+	wGuarded  = wPassed + 14   // pawn guarded by an own pawn
+	wStacked  = wGuarded + 2   // pawn with an own pawn on its way
+	wPawnHit  = wStacked + 2   // enemy piece (not a pawn) attacked by a pawn
+	wPST      = wPawnHit + 2   // by kind and cell class: [k][class] pairs
 )
 
-// weightCount is the length of a variant's weight vector on n cells.
-func weightCount(n int) int { return wPST + 2*7*n*2 }
+// weightCount is the length of a variant's weight vector with nc cell
+// classes (boardInfo.class).
+func weightCount(nc int) int { return wPST + 7*nc*2 }
 
 // pstIndex is the index of the middlegame weight of a piece of colour c
 // and kind k on cell.
-func pstIndex(n int, c engine.Color, k engine.Kind, cell int) int {
-	return wPST + ((int(c)*7+int(k))*n+cell)*2
+func (bi *boardInfo) pstIndex(c engine.Color, k engine.Kind, cell int) int {
+	return wPST + (int(k)*bi.classes+int(bi.class[c][cell]))*2
 }
 
 // defaultWeights is the hand-set evaluation every board starts from:
 // material, mobility, king zone and pawn progress, no cell tables.
-func defaultWeights(n int) []int32 {
-	w := make([]int32, weightCount(n))
+func defaultWeights(nc int) []int32 {
+	w := make([]int32, weightCount(nc))
 	for k := range value {
 		if engine.Kind(k) == engine.King {
 			continue
@@ -74,13 +79,12 @@ type WeightFile struct {
 var weightFiles embed.FS
 
 // weightsFor returns the variant's tuned weights, or the default ones.
-func weightsFor(v *engine.Variant) []int32 {
-	n := v.Geo.N
+func weightsFor(v *engine.Variant, nc int) []int32 {
 	data, err := weightFiles.ReadFile(path.Join("weights", v.ID+".json"))
 	if err != nil {
-		return defaultWeights(n)
+		return defaultWeights(nc)
 	}
-	w, err := parseWeights(data, v)
+	w, err := parseWeights(data, v, nc)
 	if err != nil {
 		// Only a broken build gets here; the tests load every file.
 		panic(err)
@@ -88,20 +92,20 @@ func weightsFor(v *engine.Variant) []int32 {
 	return w
 }
 
-func parseWeights(data []byte, v *engine.Variant) ([]int32, error) {
+func parseWeights(data []byte, v *engine.Variant, nc int) ([]int32, error) {
 	var f WeightFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("weights for %s: %w", v.ID, err)
 	}
-	if f.Variant != v.ID || len(f.Weights) != weightCount(v.Geo.N) {
-		return nil, fmt.Errorf("weights for %s: file is for %q with %d weights, want %d", v.ID, f.Variant, len(f.Weights), weightCount(v.Geo.N))
+	if f.Variant != v.ID || len(f.Weights) != weightCount(nc) {
+		return nil, fmt.Errorf("weights for %s: file is for %q with %d weights, want %d", v.ID, f.Variant, len(f.Weights), weightCount(nc))
 	}
 	return f.Weights, nil
 }
 
 // DefaultWeights is the hand-set weight vector of a variant, where a
 // tuning starts.
-func DefaultWeights(v *engine.Variant) []int32 { return defaultWeights(v.Geo.N) }
+func DefaultWeights(v *engine.Variant) []int32 { return defaultWeights(infoFor(v).classes) }
 
 // Weights is the weight vector a variant plays with.
 func Weights(v *engine.Variant) []int32 { return append([]int32(nil), infoFor(v).w...) }
