@@ -126,3 +126,65 @@ func (p *Position) Mobility(c Color) (n [7]int) {
 	}
 	return n
 }
+
+// MobilityAttacks is Mobility, and also marks in att (a bit set of at
+// least (N+63)/64 words, not cleared here) every cell a piece of colour c
+// attacks: what Attacked(cell, c) answers, for all cells in one walk.
+func (p *Position) MobilityAttacks(c Color, att []uint64) (n [7]int) {
+	g := p.g
+	b := p.Board
+	mark := func(t int16) { att[t>>6] |= 1 << (uint(t) & 63) }
+	for o, pc := range b {
+		if pc == 0 || pc.Color() != c {
+			continue
+		}
+		k := pc.Kind()
+		switch k {
+		case Pawn:
+			for _, t := range g.PawnCap[c][pc.Dir()][o] {
+				mark(t)
+			}
+		case Knight, King:
+			tbl := g.Knight[o]
+			if k == King {
+				tbl = g.KingSteps[o]
+			}
+			for _, t := range tbl {
+				mark(t)
+				if x := b[t]; x == 0 && p.free(t) || x != 0 && x.Color() != c {
+					n[k]++
+				}
+			}
+		case Bishop, Rook, Queen:
+			nodes := g.rays[k][o]
+			for i := 0; i < len(nodes); {
+				nd := &nodes[i]
+				mark(nd.Cell)
+				if x := b[nd.Cell]; x != 0 {
+					if x.Color() != c {
+						n[k]++
+					}
+					i = int(nd.Skip)
+					continue
+				}
+				if g.hasPartner {
+					if pp := g.Partner[nd.Cell]; pp >= 0 && b[pp] != 0 {
+						i = int(nd.Skip)
+						continue
+					}
+				}
+				n[k]++
+				i++
+			}
+		}
+		if g.Twin != nil {
+			mark(g.Twin[o])
+			if k != Pawn {
+				if x := b[g.Twin[o]]; x == 0 || x.Color() != c {
+					n[k]++
+				}
+			}
+		}
+	}
+	return n
+}

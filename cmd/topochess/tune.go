@@ -27,6 +27,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	decay := fs.Float64("cell-decay", 1e-7, "L2 penalty on the cell tables")
 	holdout := fs.Int("holdout", 10, "every Nth game is kept out of the fit to measure it (0: none)")
 	fromDefault := fs.Bool("from-default", false, "start from the hand-set weights instead of the shipped ones")
+	terms := fs.String("terms", "", "comma-separated groups of weights to fit, the others kept (default: all): "+strings.Join(search.TermNames, ", "))
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, stdout, stderr, err)
 	}
@@ -70,6 +71,22 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if *fromDefault {
 		w0 = search.DefaultWeights(v)
 	}
+	var frozen []bool
+	if *terms != "" {
+		frozen = make([]bool, len(w0))
+		for i := range frozen {
+			frozen[i] = true
+		}
+		for _, t := range strings.Split(*terms, ",") {
+			lo, hi, ok := search.TermRange(strings.TrimSpace(t), len(w0))
+			if !ok {
+				return flagError(stderr, "tune", fmt.Errorf("unknown group of weights %q (known: %s)", t, strings.Join(search.TermNames, ", ")))
+			}
+			for i := lo; i < hi; i++ {
+				frozen[i] = false
+			}
+		}
+	}
 	k := d.FitK(w0, train)
 	wf := func(w []int32) []float64 {
 		f := make([]float64, len(w))
@@ -84,7 +101,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		res.HeldOutStart = d.Loss(wf(w0), k, test)
 	}
 	fmt.Fprintf(stdout, "K %.3f, loss %.5f (held out %.5f)\n", k, res.LossStart, res.HeldOutStart)
-	w := d.Fit(w0, k, train, search.TuneOptions{Iterations: *iterations, Rate: *rate, CellDecay: *decay,
+	w := d.Fit(w0, k, train, search.TuneOptions{Iterations: *iterations, Rate: *rate, CellDecay: *decay, Frozen: frozen,
 		Progress: func(it int, loss float64) { fmt.Fprintf(stdout, "  step %d: loss %.5f\n", it, loss) }})
 	res.LossEnd = d.Loss(wf(w), k, train)
 	if len(test) > 0 {

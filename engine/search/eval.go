@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math/bits"
 	"slices"
 	"sync"
 
@@ -49,6 +50,9 @@ type boardInfo struct {
 	// class, so that they are learned from fewer games.
 	class   [2][]int32
 	classes int
+	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
+	// the cell (a king's zone).
+	zone []uint64
 	// pawnWay[colour][dir][cell] are the cells a pawn there still has to
 	// cross (by pushes, up to the promotion cells), as a bit set; pawnStop
 	// adds the cells from which an enemy pawn attacks one of them or the
@@ -117,6 +121,13 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
 	pawnTables(bi, g)
+	words := (n + 63) / 64
+	bi.zone = make([]uint64, n*words)
+	for c := 0; c < n; c++ {
+		for _, t := range g.KingSteps[c] {
+			bi.zone[c*words+int(t)>>6] |= 1 << (uint(t) & 63)
+		}
+	}
 	return bi
 }
 
@@ -207,24 +218,30 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
 
+	// Mobility and the cells each side attacks, in one walk per side.
+	var att [2][8]uint64
+	words := (bi.n + 63) / 64
+	for c := 0; c < 2; c++ {
+		mob := p.MobilityAttacks(engine.Color(c), att[c][:words])
+		for k, cnt := range mob {
+			mg[c] += w[wMobility+2*k] * int32(cnt)
+			eg[c] += w[wMobility+2*k+1] * int32(cnt)
+		}
+	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
 		if bishops[c] >= 2 {
 			mg[c] += w[wBishops]
 			eg[c] += w[wBishops+1]
 		}
-		mob := p.Mobility(col)
-		for k, cnt := range mob {
-			mg[c] += w[wMobility+2*k] * int32(cnt)
-			eg[c] += w[wMobility+2*k+1] * int32(cnt)
-		}
 		if k := p.King[c]; k >= 0 {
 			hits, shield := int32(0), int32(0)
 			them := col.Other()
+			zone := bi.zone[int(k)*words : int(k+1)*words]
+			for i, z := range zone {
+				hits += int32(bits.OnesCount64(z & att[them][i]))
+			}
 			for _, t := range g.KingSteps[k] {
-				if p.Attacked(int(t), them) {
-					hits++
-				}
 				if x := b[t]; x != 0 && x.Kind() == engine.Pawn && x.Color() == col {
 					shield++
 				}

@@ -170,6 +170,8 @@ type TuneOptions struct {
 	// CellDecay is the L2 penalty on the cell tables, which keeps cells
 	// rarely seen near zero.
 	CellDecay float64
+	// Frozen weights keep their value (nil: none).
+	Frozen []bool
 	// Progress, if set, is called every 50 iterations.
 	Progress func(iter int, loss float64)
 }
@@ -273,6 +275,11 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 		// tempo is left as set.
 		for _, i := range []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1, wPassed, wPassed + 1} {
 			grad[i] = 0
+		}
+		for i, f := range o.Frozen {
+			if f {
+				grad[i] = 0
+			}
 		}
 		for i := range w {
 			m[i] = b1*m[i] + (1-b1)*grad[i]

@@ -30,6 +30,25 @@ const (
 	wPST      = wPawnHit + 2   // by kind and cell class: [k][class] pairs
 )
 
+// TermNames name the groups of weights, in order, for tune's --terms.
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "cells"}
+
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wPST}
+
+// TermRange is the index range of a named group of weights in a weight
+// vector of length n.
+func TermRange(name string, n int) (lo, hi int, ok bool) {
+	for i, t := range TermNames {
+		if t == name {
+			if i+1 < len(termStart) {
+				return termStart[i], termStart[i+1], true
+			}
+			return termStart[i], n, true
+		}
+	}
+	return 0, 0, false
+}
+
 // weightCount is the length of a variant's weight vector with nc cell
 // classes (boardInfo.class).
 func weightCount(nc int) int { return wPST + 7*nc*2 }
@@ -57,8 +76,20 @@ func defaultWeights(nc int) []int32 {
 		w[wProgress+2*d], w[wProgress+2*d+1] = pawnBonus[d]/3, pawnBonus[d]
 	}
 	w[wTempo], w[wTempo+1] = tempo, tempo
+	for d := 1; d < len(passedBonus); d++ {
+		w[wPassed+2*d], w[wPassed+2*d+1] = passedBonus[d][0], passedBonus[d][1]
+	}
+	w[wBishops], w[wBishops+1] = 25, 45
+	w[wShield] = 8
+	w[wGuarded], w[wGuarded+1] = 5, 5
+	w[wStacked], w[wStacked+1] = -10, -15
+	w[wPawnHit], w[wPawnHit+1] = 15, 10
 	return w
 }
+
+// passedBonus is the extra for a passed pawn by pushes left (middlegame,
+// endgame), on top of the progress every pawn earns.
+var passedBonus = [...][2]int32{{}, {40, 90}, {25, 60}, {15, 35}, {10, 20}, {5, 12}, {5, 8}}
 
 // WeightFile is a variant's tuned evaluation as `topochess tune` writes it.
 type WeightFile struct {
