@@ -56,6 +56,7 @@ func (s *uciSession) searchConfig(l goLimits) search.Config {
 			c = 1
 		}
 		cfg.Time = clockBudget(l.clock[c], l.inc[c], l.movesToGo)
+		cfg.SaveTime = true
 	}
 	return cfg
 }

@@ -32,8 +32,13 @@ type Config struct {
 	// Nodes stops the search after about this many nodes (0: no limit).
 	Nodes int64
 	// Time stops the search after this long (0: no limit). A deadline on
-	// the context also stops it.
+	// the context also stops it. The search uses all of it (an iteration
+	// cut short still counts the moves it finished) unless SaveTime is set.
 	Time time.Duration
+	// SaveTime stops the search once half of Time is spent, instead of
+	// starting an iteration that will probably not finish: for play on a
+	// clock, where time saved now is time for later moves.
+	SaveTime bool
 	// Depth limits the nominal depth in plies (0: no limit).
 	Depth int
 	// Noise adds a random offset of up to ±Noise centipawns to every root
@@ -254,7 +259,7 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 		if cfg.Nodes > 0 && s.nodes > cfg.Nodes/2 {
 			break
 		}
-		if cfg.Time > 0 && time.Since(start) > cfg.Time/2 {
+		if cfg.SaveTime && cfg.Time > 0 && time.Since(start) > cfg.Time/2 {
 			break
 		}
 	}
