@@ -47,21 +47,25 @@ func ttMove(e ttEntry, ok bool) engine.Move {
 	return engine.Move{From: e.from, To: e.to, Promo: e.promo}
 }
 
-// searchRoot runs one iteration. It reports false when the budget ran out
-// before the iteration finished; moves fully searched before that still
-// count (rs.bestChanged).
-func (s *Searcher) searchRoot(rs *rootMoves, depth int) (int32, bool) {
+// searchRoot runs one iteration in the window (alpha, beta). It reports
+// false when the budget ran out before the iteration finished; moves fully
+// searched before that still count (rs.bestChanged). A score at or below
+// alpha (no move reached the window: the order is kept) or at or above
+// beta (the move that got there is put first) is only a bound. The window
+// must be infinite when the root moves carry noise.
+func (s *Searcher) searchRoot(rs *rootMoves, depth int, alpha, beta int32) (int32, bool) {
 	pos := s.pos
-	alpha := int32(-infinity)
-	const beta = int32(infinity)
+	origAlpha := alpha
+	best := int32(-infinity)
 	bestIdx := -1
 	s.pvLen[0] = 0
 	rs.bestChanged = false
 	for i, rm := range rs.moves {
 		u := pos.Make(rm.m)
 		s.hist = append(s.hist, pos.Hash)
+		s.lastTo[1] = rm.m.To
 		var v int32
-		if bestIdx < 0 {
+		if i == 0 {
 			v = -s.negamax(depth-1, 1, -beta, -alpha, true)
 		} else {
 			// The move must beat alpha after its own noise is added.
@@ -79,24 +83,28 @@ func (s *Searcher) searchRoot(rs *rootMoves, depth int) (int32, bool) {
 		if v > -mateBound && v < mateBound {
 			v += rm.noise
 		}
-		if bestIdx < 0 || v > alpha {
+		best = max(best, v)
+		if v > alpha {
 			alpha = v
 			bestIdx = i
 			s.pv[0][0] = rm.m
 			copy(s.pv[0][1:], s.pv[1][1:s.pvLen[1]])
 			s.pvLen[0] = max(s.pvLen[1], 1)
+			if v >= beta {
+				break
+			}
 		}
 	}
 	if bestIdx >= 0 && (!s.stopped || bestIdx > 0) {
 		rs.bestChanged = bestIdx > 0
-		best := rs.moves[bestIdx]
+		bm := rs.moves[bestIdx]
 		copy(rs.moves[1:bestIdx+1], rs.moves[:bestIdx])
-		rs.moves[0] = best
-		if !s.stopped {
-			s.tt.store(pos.Hash, depth, alpha, boundExact, best.m, 0)
+		rs.moves[0] = bm
+		if !s.stopped && best > origAlpha && best < beta {
+			s.tt.store(pos.Hash, depth, best, boundExact, bm.m, 0)
 		}
 	}
-	return alpha, !s.stopped
+	return best, !s.stopped
 }
 
 // tick counts a node and checks the budget: the node budget at every node
@@ -192,6 +200,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		r := 2 + depth/4
 		u := pos.MakeNull()
 		s.hist = append(s.hist, pos.Hash)
+		s.lastTo[ply+1] = -1
 		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.UnmakeNull(u)
@@ -218,14 +227,14 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	origAlpha := alpha
 	best := int32(-infinity)
 	bestMove := engine.Move{}
-	us := pos.Side
 	// Quiet moves late in the order of a node near the horizon, or that
 	// cannot lift a poor position to alpha, are not searched at all
 	// (never the first move, so that the node keeps a real score).
 	prune := !pvNode && !inCheck && quietWindow && depth <= futilityDepth
 	futile := prune && static+futilityMargin[depth] <= alpha
+	quiets := s.quiets[ply][:0]
 	for i := range ms {
-		pickNext(ms, sc, i)
+		s.pickNext(ms, sc, i)
 		m := ms[i]
 		noisy := pos.IsNoisy(m)
 		quiet := !noisy && m.Promo == engine.NoKind
@@ -237,9 +246,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				continue
 			}
 		}
-		mover := pos.Board[m.From].Kind()
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
+		s.lastTo[ply+1] = m.To
 		var v int32
 		if i == 0 {
 			v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
@@ -276,14 +285,18 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
 				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
 				if v >= beta {
-					if !noisy {
-						s.rememberQuiet(m, mover, us, ply, depth)
+					if quiet {
+						s.rememberQuiet(m, quiets, ply, depth)
 					}
 					break
 				}
 			}
 		}
+		if quiet {
+			quiets = append(quiets, m)
+		}
 	}
+	s.quiets[ply] = quiets[:0]
 	bound := boundUpper
 	switch {
 	case best >= beta:
@@ -331,15 +344,15 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 	s.moves[ply] = ms[:0]
 	sc := s.scoreBuf(ply, len(ms))
 	s.scoreMoves(ms, sc, engine.Move{From: -1, To: -1}, ply)
-	them := pos.Side.Other()
 	for i := range ms {
 		pickNext(ms, sc, i)
 		m := ms[i]
-		if !evade && !s.worthCapturing(m, stand, alpha, them) {
+		if !evade && !s.worthCapturing(m, stand, alpha) {
 			continue
 		}
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
+		s.lastTo[ply+1] = m.To
 		v := -s.quiesce(ply+1, qdepth+1, -beta, -alpha)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.Unmake(m, u)
@@ -390,9 +403,9 @@ const qEvasionDepth = 2
 const deltaMargin = 200
 
 // worthCapturing prunes the quiescence search: under-promotions, captures
-// that cannot reach alpha (delta pruning), and captures of a defended
-// piece by a more valuable one (a cheap stand-in for exchange evaluation).
-func (s *Searcher) worthCapturing(m engine.Move, stand, alpha int32, them engine.Color) bool {
+// that cannot reach alpha (delta pruning), and captures and promotions
+// that lose material in the exchange they start.
+func (s *Searcher) worthCapturing(m engine.Move, stand, alpha int32) bool {
 	pos := s.pos
 	if m.Promo != engine.NoKind && m.Promo != engine.Queen {
 		return false
@@ -410,11 +423,7 @@ func (s *Searcher) worthCapturing(m engine.Move, stand, alpha int32, them engine
 	if stand+gain+deltaMargin < alpha {
 		return false
 	}
-	attacker := value[pos.Board[m.From].Kind()]
-	if m.Promo == engine.NoKind && attacker > victim && pos.Attacked(int(m.To), them) {
-		return false
-	}
-	return true
+	return seeUnneeded(pos, m) || s.see(m) >= 0
 }
 
 // hasPieces: the side to move has a piece other than king and pawns, so a
@@ -438,19 +447,25 @@ func (s *Searcher) scoreBuf(ply, n int) []int32 {
 }
 
 // Ordering keys: hash move, then captures and queen promotions by most
-// valuable victim and least valuable attacker, then killers, then quiet
-// moves by history, under-promotions last.
+// valuable victim and least valuable attacker, then killers and the
+// counter move, then quiet moves by history, then captures that lose
+// material in the exchange (by how much), under-promotions last.
 const (
 	orderHash   = 1 << 30
 	orderNoisy  = 1 << 24
 	orderKiller = 1 << 22
-	historyCap  = 1 << 20
+	orderLosing = -(1 << 21)
+	historyCap  = 1 << 14
 )
 
 func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply int) {
 	pos := s.pos
 	b := pos.Board
 	us := pos.Side
+	counter := engine.Move{From: -1, To: -1}
+	if t := s.lastTo[ply]; t >= 0 {
+		counter = s.counter[us][b[t].Kind()][t]
+	}
 	for i, m := range ms {
 		if m.Same(tm) {
 			sc[i] = orderHash
@@ -476,10 +491,30 @@ func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply 
 			key = orderKiller
 		case m.Same(s.killers[ply][1]):
 			key = orderKiller - 1
+		case m.Same(counter):
+			key = orderKiller - 2
 		default:
 			key = s.history[us][mover][m.To]
 		}
 		sc[i] = key
+	}
+}
+
+// pickNext is pickNext for the main search: a capture or promotion
+// reached in the winning band that loses material in its exchange is sent
+// down among the losing captures, and the next best is picked instead.
+// The exchange is only evaluated for moves about to be searched.
+func (s *Searcher) pickNext(ms []engine.Move, sc []int32, i int) {
+	for {
+		pickNext(ms, sc, i)
+		if sc[i] < orderNoisy || sc[i] >= orderHash || seeUnneeded(s.pos, ms[i]) {
+			return
+		}
+		v := s.see(ms[i])
+		if v >= 0 {
+			return
+		}
+		sc[i] = orderLosing + v
 	}
 }
 
@@ -500,11 +535,30 @@ func (s *Searcher) isKiller(m engine.Move, ply int) bool {
 	return m.Same(s.killers[ply][0]) || m.Same(s.killers[ply][1])
 }
 
-func (s *Searcher) rememberQuiet(m engine.Move, mover engine.Kind, us engine.Color, ply, depth int) {
+// rememberQuiet records a quiet move that caused a cutoff: killer,
+// counter move to the opponent's last move, a history bonus, and a malus
+// for the quiet moves searched before it in vain.
+func (s *Searcher) rememberQuiet(m engine.Move, tried []engine.Move, ply, depth int) {
+	pos := s.pos
+	us := pos.Side
 	if !m.Same(s.killers[ply][0]) {
 		s.killers[ply][1] = s.killers[ply][0]
 		s.killers[ply][0] = m
 	}
-	h := &s.history[us][mover][m.To]
-	*h = min(*h+int32(depth*depth), historyCap)
+	if t := s.lastTo[ply]; t >= 0 {
+		s.counter[us][pos.Board[t].Kind()][t] = m
+	}
+	bonus := int32(min(16*depth*depth, 1600))
+	s.addHistory(us, pos.Board[m.From].Kind(), m.To, bonus)
+	for _, q := range tried {
+		s.addHistory(us, pos.Board[q.From].Kind(), q.To, -bonus)
+	}
+}
+
+// addHistory moves a history score towards ±historyCap by bonus, less
+// the closer it already is (so that scores stay bounded and recent
+// results weigh more).
+func (s *Searcher) addHistory(us engine.Color, k engine.Kind, to int16, bonus int32) {
+	h := &s.history[us][k][to]
+	*h += bonus - *h*max(bonus, -bonus)/historyCap
 }

@@ -160,8 +160,17 @@ type Searcher struct {
 	scores  [maxPly + 1][]int32
 	killers [maxPly + 1][2]engine.Move
 	history [2][7][]int32
-	pv      [maxPly + 1][maxPly + 1]engine.Move
-	pvLen   [maxPly + 1]int
+	// counter is the quiet move that last refuted the opponent's move, by
+	// (our colour, the kind that moved there, its destination).
+	counter [2][7][]engine.Move
+	// lastTo is the destination of the move that led to each ply (-1
+	// after a null move or at the root).
+	lastTo [maxPly + 1]int16
+	// quiets holds, per ply, the quiet moves searched so far at the node.
+	quiets [maxPly + 1][]engine.Move
+	seeBuf []engine.Move
+	pv     [maxPly + 1][maxPly + 1]engine.Move
+	pvLen  [maxPly + 1]int
 }
 
 // NewSearcher returns a searcher with a 12 MB transposition table.
@@ -189,6 +198,7 @@ func newSearcher(bits int) *Searcher {
 	for i := range s.moves {
 		s.moves[i] = make([]engine.Move, 0, 128)
 		s.scores[i] = make([]int32, 0, 128)
+		s.quiets[i] = make([]engine.Move, 0, 64)
 	}
 	return s
 }
@@ -232,8 +242,10 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 	if cfg.Depth > 0 {
 		depthLimit = min(cfg.Depth, maxDepth)
 	}
+	var score int32
 	for depth := 1; depth <= depthLimit; depth++ {
-		score, ok := s.searchRoot(rs, depth)
+		var ok bool
+		score, ok = s.aspire(rs, depth, score, cfg.Noise == 0 && depth >= aspirationDepth)
 		if rs.bestChanged || ok {
 			best = rs.moves[0].m
 		}
@@ -271,6 +283,49 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 	return best, info, nil
 }
 
+// Aspiration windows: from aspirationDepth on, an iteration first searches
+// a window of ±aspirationWindow around the previous iteration's score,
+// widening it on the side that failed (doubling each time).
+const (
+	aspirationDepth  = 5
+	aspirationWindow = 30
+)
+
+// aspire runs one iteration, in a narrow window around prev when narrow
+// is set (never with root noise, whose per-move offsets need the full
+// window, nor around a mate score), re-searching until the score lies
+// inside the window.
+func (s *Searcher) aspire(rs *rootMoves, depth int, prev int32, narrow bool) (int32, bool) {
+	alpha, beta := int32(-infinity), int32(infinity)
+	delta := int32(aspirationWindow)
+	if narrow && prev > -mateBound && prev < mateBound {
+		alpha, beta = prev-delta, prev+delta
+	}
+	// A move that failed high stays first through the re-searches, so the
+	// caller must hear of it even when the last one is cut short.
+	changed := false
+	for {
+		score, ok := s.searchRoot(rs, depth, alpha, beta)
+		changed = changed || rs.bestChanged
+		rs.bestChanged = changed
+		if !ok {
+			return score, false
+		}
+		switch {
+		case score <= alpha && alpha > -infinity:
+			alpha = max(score-delta, -infinity)
+		case score >= beta && beta < infinity:
+			beta = min(score+delta, infinity)
+		default:
+			return score, true
+		}
+		delta *= 2
+		if delta > 500 {
+			alpha, beta = -infinity, infinity
+		}
+	}
+}
+
 // prepare resets the per-search state.
 func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Config) {
 	if s.variant != root.V {
@@ -280,6 +335,7 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 		for c := range s.history {
 			for k := range s.history[c] {
 				s.history[c][k] = make([]int32, n)
+				s.counter[c][k] = make([]engine.Move, n)
 			}
 		}
 	}
@@ -291,6 +347,7 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 		}
 	}
 	s.killers = [maxPly + 1][2]engine.Move{}
+	s.lastTo[0] = -1
 	s.ctx, s.cfg, s.pos = ctx, cfg, root
 	s.bi = infoFor(root.V)
 	s.nodes = 0
