@@ -521,3 +521,26 @@ func mopUp(p *engine.Position, bi *boardInfo, mat, force, pawns [2]int32, score 
 		score[c] += 20*(8-free) + 8*(8-int32(len(g.KingSteps[lk]))) + 10*(8-min(d, 8))
 	}
 }
+
+// evalSlot is one entry of a searcher's evaluation cache.
+type evalSlot struct {
+	key uint64
+	v   int32
+	set bool
+}
+
+const evalCacheBits = 16
+
+// evaluate is evaluate for the searched position through the searcher's
+// cache: re-searches and transpositions meet the same positions again,
+// and the evaluation depends on nothing but the position.
+func (s *Searcher) evaluate() int32 {
+	pos := s.pos
+	e := &s.evalCache[pos.Hash&(1<<evalCacheBits-1)]
+	if e.set && e.key == pos.Hash {
+		return e.v
+	}
+	v := evaluate(pos, s.bi)
+	*e = evalSlot{key: pos.Hash, v: v, set: true}
+	return v
+}

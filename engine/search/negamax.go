@@ -146,7 +146,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		return 0
 	}
 	if ply >= maxPly {
-		return evaluate(pos, s.bi)
+		return s.evaluate()
 	}
 	// Mate distance pruning: nothing here can beat a shorter mate.
 	alpha = max(alpha, -mateScore+int32(ply))
@@ -185,7 +185,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	// check, where the position is not quiet).
 	var static int32
 	if !inCheck && !pvNode {
-		static = evaluate(pos, s.bi)
+		static = s.evaluate()
 		// Reverse futility: so far above beta near the horizon that no
 		// quiet reply of the opponent is expected to bring it back.
 		if depth <= rfpDepth && quietWindow && static-rfpMargin*int32(depth) >= beta && hasPieces(pos) {
@@ -318,7 +318,7 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 	}
 	pos := s.pos
 	if ply >= maxPly {
-		return evaluate(pos, s.bi)
+		return s.evaluate()
 	}
 	// Evasions are searched near the horizon only: deeper, a check is
 	// scored like any quiet position, which keeps long capture-and-check
@@ -333,7 +333,7 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 			return -mateScore + int32(ply)
 		}
 	} else {
-		stand = evaluate(pos, s.bi)
+		stand = s.evaluate()
 		if stand >= beta {
 			return stand
 		}

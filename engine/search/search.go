@@ -167,10 +167,11 @@ type Searcher struct {
 	// after a null move or at the root).
 	lastTo [maxPly + 1]int16
 	// quiets holds, per ply, the quiet moves searched so far at the node.
-	quiets [maxPly + 1][]engine.Move
-	seeBuf []engine.Move
-	pv     [maxPly + 1][maxPly + 1]engine.Move
-	pvLen  [maxPly + 1]int
+	quiets    [maxPly + 1][]engine.Move
+	seeBuf    []engine.Move
+	evalCache []evalSlot
+	pv        [maxPly + 1][maxPly + 1]engine.Move
+	pvLen     [maxPly + 1]int
 }
 
 // NewSearcher returns a searcher with a 12 MB transposition table.
@@ -194,7 +195,7 @@ func (s *Searcher) TableBytes() int64 {
 }
 
 func newSearcher(bits int) *Searcher {
-	s := &Searcher{tt: newTable(bits)}
+	s := &Searcher{tt: newTable(bits), evalCache: make([]evalSlot, 1<<evalCacheBits)}
 	for i := range s.moves {
 		s.moves[i] = make([]engine.Move, 0, 128)
 		s.scores[i] = make([]int32, 0, 128)
@@ -330,6 +331,7 @@ func (s *Searcher) aspire(rs *rootMoves, depth int, prev int32, narrow bool) (in
 func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Config) {
 	if s.variant != root.V {
 		s.tt.clear()
+		clear(s.evalCache)
 		s.variant = root.V
 		n := root.Geo().N
 		for c := range s.history {
