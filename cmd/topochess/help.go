@@ -61,6 +61,11 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 		about:   "Learns a variant's evaluation weights from games recorded by arena --record: each quiet position is\nlabelled with its game's result and the weights are fitted to predict the results (docs/ai.md).\nThe file it writes goes to engine/search/weights/ID.json and is built into the binary.",
 		example: "topochess arena --white 4 --black 4 --nodes 5000 --games 4000 --openings 8 --adjudicate 1000 --record games.jsonl\ntopochess tune --variant standard --games games.jsonl -o engine/search/weights/standard.json",
 	},
+	"elo": {
+		usage:   "topochess elo FILE...",
+		about:   "Rates the players of arena -v output: one maximum-likelihood fit of the logistic Elo model over all games\n(a draw is half a win), an outside engine played at UCI_Elo N (named in the file) fixed at N, and 95 % intervals\nwhere the likelihood, maximised over the other ratings, drops by 1.92 (docs/ai.md, \"Measured ratings\").",
+		example: "topochess elo sf2000.log sf2400.log levels.log",
+	},
 	"uci": {
 		usage:   "topochess uci",
 		about:   "Speaks the Universal Chess Interface on standard input and output, on all ten boards (option UCI_Variant),\nfor chess GUIs, match runners and arena --uci (docs/uci.md). It takes no flags.",

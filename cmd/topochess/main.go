@@ -27,6 +27,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"migrate": cmdMigrate,
 	"puzzles": cmdPuzzles,
 	"tune":    cmdTune,
+	"elo":     cmdElo,
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -75,6 +76,7 @@ Usage:
                                           and wins of material, unique at every step (docs/puzzles.md)
   topochess tune --variant ID --games FILES -o FILE
                                           learn a board's evaluation weights from recorded games (docs/ai.md)
+  topochess elo FILE...                   rate the levels from arena -v output against anchored UCI engines (docs/ai.md)
   topochess uci                           speak the Universal Chess Interface on every board (docs/uci.md)
 
 Every command answers --help with its flags and an example.

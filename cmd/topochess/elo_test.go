@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeMatch writes arena -v style lines: wins, draws and losses of level
+// 5 against an engine at UCI_Elo elo, colours alternating.
+func writeMatch(t *testing.T, dir string, elo, w, d, l int, budgetFirst bool) string {
+	var b strings.Builder
+	if budgetFirst {
+		fmt.Fprintf(&b, "### match: --uci-option UCI_Elo=%d\n", elo)
+	}
+	n := 0
+	line := func(res string) {
+		n++
+		if n%2 == 1 {
+			fmt.Fprintf(&b, "game %d: level 5 (White) vs Stockfish 15.1 (Black): %s by adjudicated after 40 moves\n", n, res)
+			return
+		}
+		flip := map[string]string{"1-0": "0-1", "0-1": "1-0", "1/2-1/2": "1/2-1/2"}[res]
+		fmt.Fprintf(&b, "game %d: Stockfish 15.1 (White) vs level 5 (Black): %s by adjudicated after 40 moves\n", n, flip)
+	}
+	for range w {
+		line("1-0")
+	}
+	for range d {
+		line("1/2-1/2")
+	}
+	for range l {
+		line("0-1")
+	}
+	if !budgetFirst {
+		fmt.Fprintf(&b, "  Stockfish 15.1 budget: uci 2s a move, UCI_LimitStrength=true, UCI_Elo=%d\n", elo)
+	}
+	p := filepath.Join(dir, fmt.Sprintf("m%d-%d%d%d.log", elo, w, d, l))
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func eloOf(t *testing.T, out, player string) (elo, lo, hi float64) {
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, player+" ") {
+			continue
+		}
+		var los, his string
+		rest := line[strings.Index(line, "Elo"):]
+		if _, err := fmt.Sscanf(rest, "Elo %f 95%% %s to %s", &elo, &los, &his); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		parse := func(s string) float64 {
+			switch s {
+			case "-inf":
+				return math.Inf(-1)
+			case "+inf":
+				return math.Inf(1)
+			}
+			var x float64
+			fmt.Sscanf(s, "%f", &x)
+			return x
+		}
+		return elo, parse(los), parse(his)
+	}
+	t.Fatalf("no line for %s in:\n%s", player, out)
+	return
+}
+
+// The fit gives what the logistic model says for a single match, and
+// combines matches against two anchors.
+func TestElo(t *testing.T) {
+	dir := t.TempDir()
+	run1 := func(files ...string) string {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"elo"}, files...), nil, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String()
+	}
+	// 15 of 20 against 2000: 2000 + 400·log10(3) ≈ 2191.
+	out := run1(writeMatch(t, dir, 2000, 15, 0, 5, false))
+	elo, lo, hi := eloOf(t, out, "level 5")
+	if math.Abs(elo-2000-400*math.Log10(3)) > 2 || !(lo < elo && elo < hi) || hi-lo < 200 {
+		t.Fatalf("15/20 against 2000: %v (%v to %v)\n%s", elo, lo, hi, out)
+	}
+	// 50 % against 2200 and 50 % against 1800, with the anchor in a note
+	// before the games: 2000, and a narrower interval than one match.
+	out = run1(writeMatch(t, dir, 2200, 10, 0, 10, true), writeMatch(t, dir, 1800, 5, 10, 5, false))
+	elo2, lo2, hi2 := eloOf(t, out, "level 5")
+	if math.Abs(elo2-2000) > 2 || hi2-lo2 >= hi-lo {
+		t.Fatalf("two matches: %v (%v to %v)\n%s", elo2, lo2, hi2, out)
+	}
+	if !strings.Contains(out, "Stockfish 15.1@2200") || !strings.Contains(out, "Stockfish 15.1@1800") {
+		t.Fatalf("anchors not named:\n%s", out)
+	}
+	// All won: no upper bound.
+	out = run1(writeMatch(t, dir, 1500, 6, 0, 0, false))
+	if _, _, hi := eloOf(t, out, "level 5"); !math.IsInf(hi, 1) {
+		t.Fatalf("6/6: upper bound %v, want +inf\n%s", hi, out)
+	}
+}
+
+func TestEloBadInput(t *testing.T) {
+	dir := t.TempDir()
+	noAnchor := filepath.Join(dir, "self.log")
+	os.WriteFile(noAnchor, []byte("game 1: level 5 (White) vs level 3 (Black): 1-0 by checkmate after 30 moves\n"), 0o644)
+	unlimited := filepath.Join(dir, "full.log")
+	os.WriteFile(unlimited, []byte("### UCI_LimitStrength=false UCI_Elo=2000\ngame 1: level 5 (White) vs Stockfish 15.1 (Black): 0-1 by checkmate after 30 moves\n"), 0o644)
+	for _, args := range [][]string{{}, {"/nonexistent/x.log"}, {noAnchor}, {unlimited}} {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"elo"}, args...), nil, &out, &errb); code == 0 || errb.Len() == 0 {
+			t.Errorf("elo %v: exit %d, stderr %q", args, code, errb.String())
+		}
+	}
+}
