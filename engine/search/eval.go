@@ -50,6 +50,9 @@ type boardInfo struct {
 	// class, so that they are learned from fewer games.
 	class   [2][]int32
 	classes int
+	// pawnStructure: some pawn-structure weight is not zero (else its
+	// terms are not computed).
+	pawnStructure bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -121,6 +124,9 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
 	pawnTables(bi, g)
+	for _, x := range bi.w[wPassed:wPST] {
+		bi.pawnStructure = bi.pawnStructure || x != 0
+	}
 	words := (n + 63) / 64
 	bi.zone = make([]uint64, n*words)
 	for c := 0; c < n; c++ {
@@ -179,7 +185,10 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	var mg, eg [2]int32
 	var bishops [2]int
 	ps := &pawnSets{}
-	ps.fill(b)
+	structure := bi.pawnStructure
+	if structure {
+		ps.fill(b)
+	}
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -196,14 +205,16 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
 				mg[col] += w[wProgress+2*int(d)]
 				eg[col] += w[wProgress+2*int(d)+1]
-				if bi.passed(ps, col, pc.Dir(), c) {
+				if structure && bi.passed(ps, col, pc.Dir(), c) {
 					mg[col] += w[wPassed+2*int(d)]
 					eg[col] += w[wPassed+2*int(d)+1]
 				}
 			}
-			guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)
-			mg[col] += guarded*w[wGuarded] + stacked*w[wStacked] + hits*w[wPawnHit]
-			eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1] + hits*w[wPawnHit+1]
+			if structure {
+				guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)
+				mg[col] += guarded*w[wGuarded] + stacked*w[wStacked] + hits*w[wPawnHit]
+				eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1] + hits*w[wPawnHit+1]
+			}
 		case engine.King:
 			continue
 		case engine.Bishop:

@@ -23,6 +23,7 @@ func TestFeaturesMatchEvaluate(t *testing.T) {
 		for i := range bi.w {
 			bi.w[i] = int32(rng.IntN(201) - 100)
 		}
+		bi.pawnStructure = true
 		wf := toFloat(bi.w)
 		checked := 0
 		for _, p := range randomPositions(v, rng, 80, 60) {

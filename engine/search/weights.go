@@ -76,20 +76,11 @@ func defaultWeights(nc int) []int32 {
 		w[wProgress+2*d], w[wProgress+2*d+1] = pawnBonus[d]/3, pawnBonus[d]
 	}
 	w[wTempo], w[wTempo+1] = tempo, tempo
-	for d := 1; d < len(passedBonus); d++ {
-		w[wPassed+2*d], w[wPassed+2*d+1] = passedBonus[d][0], passedBonus[d][1]
-	}
-	w[wBishops], w[wBishops+1] = 25, 45
-	w[wShield] = 8
-	w[wGuarded], w[wGuarded+1] = 5, 5
-	w[wStacked], w[wStacked+1] = -10, -15
-	w[wPawnHit], w[wPawnHit+1] = 15, 10
+	// The bishop pair, the king's pawn shield and the pawn-structure terms
+	// stay at zero here: hand-set values (docs/ai.md) were not shown
+	// stronger by arena; a learned weight file may set them.
 	return w
 }
-
-// passedBonus is the extra for a passed pawn by pushes left (middlegame,
-// endgame), on top of the progress every pawn earns.
-var passedBonus = [...][2]int32{{}, {40, 90}, {25, 60}, {15, 35}, {10, 20}, {5, 12}, {5, 8}}
 
 // WeightFile is a variant's tuned evaluation as `topochess tune` writes it.
 type WeightFile struct {
