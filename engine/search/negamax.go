@@ -312,6 +312,8 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 // quiet, so that the evaluation never looks at a half-finished exchange.
 // In check every legal move is searched (a mate is found as a mate).
 func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
+	listed := s.qReplies
+	s.qReplies = false
 	s.pvLen[ply] = ply
 	if s.tick() {
 		return 0
@@ -339,7 +341,11 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 		}
 		alpha = max(alpha, stand)
 		best = stand
-		ms = pos.AppendNoisy(s.moves[ply][:0])
+		if listed {
+			ms = append(s.moves[ply][:0], s.seeReplies...)
+		} else {
+			ms = pos.AppendNoisy(s.moves[ply][:0])
+		}
 	}
 	s.moves[ply] = ms[:0]
 	sc := s.scoreBuf(ply, len(ms))
@@ -347,12 +353,17 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 	for i := range ms {
 		pickNext(ms, sc, i)
 		m := ms[i]
+		s.seeRepliesOK = false
 		if !evade && !s.worthCapturing(m, stand, alpha) {
 			continue
 		}
+		// The exchange evaluation of m may have listed the replies to
+		// it: the node below takes them instead of generating again.
+		replies := s.seeRepliesOK
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
 		s.lastTo[ply+1] = m.To
+		s.qReplies = replies
 		v := -s.quiesce(ply+1, qdepth+1, -beta, -alpha)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.Unmake(m, u)
@@ -423,7 +434,7 @@ func (s *Searcher) worthCapturing(m engine.Move, stand, alpha int32) bool {
 	if stand+gain+deltaMargin < alpha {
 		return false
 	}
-	return seeUnneeded(pos, m) || s.see(m) >= 0
+	return seeUnneeded(pos, m) || s.seeGE(m, 0)
 }
 
 // hasPieces: the side to move has a piece other than king and pawns, so a
@@ -449,7 +460,8 @@ func (s *Searcher) scoreBuf(ply, n int) []int32 {
 // Ordering keys: hash move, then captures and queen promotions by most
 // valuable victim and least valuable attacker, then killers and the
 // counter move, then quiet moves by history, then captures that lose
-// material in the exchange (by how much), under-promotions last.
+// material in the exchange (by victim and attacker), under-promotions
+// last.
 const (
 	orderHash   = 1 << 30
 	orderNoisy  = 1 << 24
@@ -510,11 +522,11 @@ func (s *Searcher) pickNext(ms []engine.Move, sc []int32, i int) {
 		if sc[i] < orderNoisy || sc[i] >= orderHash || seeUnneeded(s.pos, ms[i]) {
 			return
 		}
-		v := s.see(ms[i])
-		if v >= 0 {
+		if s.seeGE(ms[i], 0) {
 			return
 		}
-		sc[i] = orderLosing + v
+		m := ms[i]
+		sc[i] = orderLosing + victimValue(s.pos, m)*16 - int32(s.pos.Board[m.From].Kind())
 	}
 }
 

@@ -167,11 +167,19 @@ type Searcher struct {
 	// after a null move or at the root).
 	lastTo [maxPly + 1]int16
 	// quiets holds, per ply, the quiet moves searched so far at the node.
-	quiets    [maxPly + 1][]engine.Move
-	seeBuf    []engine.Move
-	evalCache []evalSlot
-	pv        [maxPly + 1][maxPly + 1]engine.Move
-	pvLen     [maxPly + 1]int
+	quiets [maxPly + 1][]engine.Move
+	seeBuf []engine.Move
+	// seeListed: leastCapture listed the noisy moves into seeBuf.
+	seeListed bool
+	// seeReplies are the noisy moves of the position after the last move
+	// seeGE evaluated, when seeRepliesOK; qReplies tells the quiescence
+	// node entered next that they are its own.
+	seeReplies   []engine.Move
+	seeRepliesOK bool
+	qReplies     bool
+	evalCache    []evalSlot
+	pv           [maxPly + 1][maxPly + 1]engine.Move
+	pvLen        [maxPly + 1]int
 }
 
 // NewSearcher returns a searcher with a 12 MB transposition table.

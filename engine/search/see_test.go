@@ -49,6 +49,7 @@ func TestSEE(t *testing.T) {
 		{"king cannot take a defended piece", "standard", "w Ke4,Rd1,kc6,pd5 - - 0 1", "d1-d5", 100},
 		{"queen promotion to a guarded cell", "standard", "w Ke1,Pb7,kh8,ra8 - - 0 1", "b7-b8=Q", -100},
 		{"promoting capture", "standard", "w Ke1,Pb7,kh8,ra8 - - 0 1", "b7-a8=Q", 500 + 800},
+		{"promoting recapture", "standard", "w Kh8,Rb5,kh6,nb1,pa2 - - 0 1", "b5-b1", 300 - 500 - 800},
 		// Möbius: the black rook on d4' takes back on d4 by phasing.
 		{"moebius phasing recapture", "moebius", "w Kh1,Qd1,kh8,bd4,rd4' - - 0 1", "d1-d4", 320 - 900},
 		{"moebius no phasing defender", "moebius", "w Kh1,Qd1,kh8,bd4 - - 0 1", "d1-d4", 320},
@@ -68,6 +69,15 @@ func TestSEE(t *testing.T) {
 			if got := seeOf(t, tc.variant, tc.pos, tc.move); got != tc.want {
 				t.Errorf("see(%s) = %d, want %d", tc.move, got, tc.want)
 			}
+			p, _ := engine.MustVariant(tc.variant).ParsePosition(tc.pos)
+			m, _ := p.ParseCanonical(tc.move)
+			s := NewSearcher()
+			s.prepare(context.Background(), p, Config{})
+			for _, thr := range []int32{tc.want - 1, tc.want, tc.want + 1} {
+				if ge := s.seeGE(m, thr); ge != (tc.want >= thr) {
+					t.Errorf("seeGE(%s, %d) = %v", tc.move, thr, ge)
+				}
+			}
 		})
 	}
 }
@@ -76,14 +86,15 @@ func TestSEE(t *testing.T) {
 // (cube vertices, Heisenberg observation, switches, twins): the exchange
 // is worth at most what the move takes, at least that minus the piece
 // then standing on the cell, exactly what it takes when no legal reply
-// captures there, and the position comes back unchanged.
+// captures there, and the position comes back unchanged; the threshold
+// test seeGE agrees with it.
 func TestSEEBounds(t *testing.T) {
 	for _, id := range engine.Variants() {
 		t.Run(id, func(t *testing.T) {
 			v := engine.MustVariant(id)
 			rng := rand.New(rand.NewPCG(11, uint64(len(id))))
 			s := NewSearcher()
-			n := 0
+			n, kept := 0, 0
 			for _, pos := range randomPositions(v, rng, 30, 60) {
 				s.prepare(context.Background(), pos, Config{})
 				before := pos.String()
@@ -97,6 +108,24 @@ func TestSEEBounds(t *testing.T) {
 					got := s.see(m)
 					if pos.String() != before {
 						t.Fatalf("see(%s) changed %s", pos.Canonical(m), before)
+					}
+					for _, thr := range []int32{-900, -400, -100, 0, 1, 100, 200, 500} {
+						if ge := s.seeGE(m, thr); ge != (got >= thr) || pos.String() != before {
+							t.Fatalf("%s: seeGE(%s, %d) = %v, see = %d", before, pos.Canonical(m), thr, ge, got)
+						}
+					}
+					// The replies it keeps are the noisy moves after m.
+					if s.seeGE(m, 0); s.seeRepliesOK {
+						want := pos.Play(m).AppendNoisy(nil)
+						if len(want) != len(s.seeReplies) {
+							t.Fatalf("%s: %d replies kept after %s, want %d", before, len(s.seeReplies), pos.Canonical(m), len(want))
+						}
+						for i := range want {
+							if !want[i].Same(s.seeReplies[i]) || want[i].Flags != s.seeReplies[i].Flags {
+								t.Fatalf("%s: reply %d after %s differs", before, i, pos.Canonical(m))
+							}
+						}
+						kept++
 					}
 					if got > gain || got < min(gain, gain-onTarget) {
 						t.Fatalf("%s: see(%s) = %d, outside [%d, %d]", before, pos.Canonical(m), got, min(gain, gain-onTarget), gain)
@@ -117,6 +146,7 @@ func TestSEEBounds(t *testing.T) {
 			if n < 20 {
 				t.Fatalf("only %d noisy moves checked", n)
 			}
+			t.Logf("%d noisy moves, replies kept for %d", n, kept)
 		})
 	}
 }
