@@ -76,55 +76,8 @@ func (p *Position) UnmakeNull(u NullUndo) {
 // bishops, rooks, queens and kings of colour c (phasing included; castling,
 // pawns and duplicate paths are not). It adapts to every board by walking
 // the same tables as move generation.
-func (p *Position) Mobility(c Color) (n [7]int) {
-	g := p.g
-	b := p.Board
-	for o, pc := range b {
-		if pc == 0 || pc.Color() != c {
-			continue
-		}
-		k := pc.Kind()
-		switch k {
-		case Knight, King:
-			tbl := g.Knight[o]
-			if k == King {
-				tbl = g.KingSteps[o]
-			}
-			for _, t := range tbl {
-				if x := b[t]; x == 0 && p.free(t) || x != 0 && x.Color() != c {
-					n[k]++
-				}
-			}
-		case Bishop, Rook, Queen:
-			nodes := g.rays[k][o]
-			for i := 0; i < len(nodes); {
-				nd := &nodes[i]
-				if x := b[nd.Cell]; x != 0 {
-					if x.Color() != c {
-						n[k]++
-					}
-					i = int(nd.Skip)
-					continue
-				}
-				if g.hasPartner {
-					if pp := g.Partner[nd.Cell]; pp >= 0 && b[pp] != 0 {
-						i = int(nd.Skip)
-						continue
-					}
-				}
-				n[k]++
-				i++
-			}
-		default:
-			continue
-		}
-		if g.Twin != nil {
-			if x := b[g.Twin[o]]; x == 0 || x.Color() != c {
-				n[k]++
-			}
-		}
-	}
-	return n
+func (p *Position) Mobility(c Color) [7]int {
+	return p.MobilityAttacks(c, make([]uint64, (p.g.N+63)/64))
 }
 
 // MobilityAttacks is Mobility, and also marks in att (a bit set of at

@@ -7,8 +7,7 @@ import (
 	"topochess/engine"
 )
 
-// MobilityAttacks marks the cells Attacked reports, on every board, and
-// counts the same mobility as Mobility.
+// MobilityAttacks marks the cells Attacked reports, on every board.
 func TestMobilityAttacks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, id := range engine.Variants() {
@@ -17,10 +16,7 @@ func TestMobilityAttacks(t *testing.T) {
 		for _, p := range randomPositions(v, rng, 60, 80) {
 			for c := engine.White; c <= engine.Black; c++ {
 				att := make([]uint64, (n+63)/64)
-				mob := p.MobilityAttacks(c, att)
-				if want := p.Mobility(c); mob != want {
-					t.Fatalf("%s %s: mobility %v, Mobility says %v", id, p.String(), mob, want)
-				}
+				p.MobilityAttacks(c, att)
 				for cell := 0; cell < n; cell++ {
 					got := att[cell>>6]&(1<<(uint(cell)&63)) != 0
 					if got != p.Attacked(cell, c) {
