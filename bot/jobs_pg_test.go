@@ -3,7 +3,6 @@ package bot
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -27,33 +26,14 @@ import (
 // and a computer's move, is killed with SIGKILL mid-job, and this process
 // takes both over once their leases run out and applies each once.
 
-var (
-	pgOnce sync.Once
-	pgSrv  *pgtest.Server
-	pgErr  error
-)
+// pg is the test binary's one PostgreSQL server.
+var pg pgtest.Shared
 
-func pgURL(t *testing.T) string {
-	t.Helper()
-	pgOnce.Do(func() { pgSrv, pgErr = pgtest.Start() })
-	if errors.Is(pgErr, pgtest.ErrSkip) {
-		t.Skip(pgErr)
-	}
-	if pgErr != nil {
-		t.Fatal(pgErr)
-	}
-	url, err := pgSrv.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return url
-}
+func pgURL(t *testing.T) string { return pg.Database(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if pgSrv != nil {
-		pgSrv.Stop()
-	}
+	pg.Stop()
 	os.Exit(code)
 }
 

@@ -1,7 +1,6 @@
 package bot
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -12,25 +11,13 @@ import (
 	"topochess/engine/puzzle"
 	"topochess/render"
 	"topochess/storage"
-	"topochess/storage/pgtest"
 )
 
 // Two bot processes on one PostgreSQL database: puzzle answers and
 // redeliveries reaching both at once are each applied once, and all
 // count.
 func TestPuzzlesTwoProcessesOnPostgres(t *testing.T) {
-	srv, err := pgtest.Start()
-	if errors.Is(err, pgtest.ErrSkip) {
-		t.Skip(err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(srv.Stop)
-	url, err := srv.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := pgURL(t)
 	var procs []*Service
 	for range 2 {
 		p, err := storage.OpenPostgres(url, storage.Options{})

@@ -82,32 +82,15 @@ func freshBolt(t testing.TB) opener {
 	}
 }
 
-var (
-	pgOnce sync.Once
-	pgSrv  *pgtest.Server
-	pgErr  error
-)
+// pg is the package's throwaway server, started by the first test that
+// needs it and stopped by TestMain.
+var pg pgtest.Shared
 
-// pgServer is the package's throwaway server, started by the first test
-// that needs it and stopped by TestMain.
-func pgServer(t testing.TB) *pgtest.Server {
-	t.Helper()
-	pgOnce.Do(func() { pgSrv, pgErr = pgtest.Start() })
-	if errors.Is(pgErr, pgtest.ErrSkip) {
-		t.Skip(pgErr)
-	}
-	if pgErr != nil {
-		t.Fatal(pgErr)
-	}
-	return pgSrv
-}
+func pgServer(t testing.TB) *pgtest.Server { return pg.Server(t) }
 
 // freshPostgres makes an empty database on the throwaway server.
 func freshPostgres(t testing.TB) opener {
-	url, err := pgServer(t).NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	url := pg.Database(t)
 	return func(t testing.TB) Backend {
 		t.Helper()
 		p, err := OpenPostgres(url, Options{})
@@ -121,9 +104,7 @@ func freshPostgres(t testing.TB) opener {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if pgSrv != nil {
-		pgSrv.Stop()
-	}
+	pg.Stop()
 	os.Exit(code)
 }
 

@@ -2,44 +2,23 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"topochess/storage/pgtest"
 )
 
-var (
-	pgOnce sync.Once
-	pgSrv  *pgtest.Server
-	pgErr  error
-)
+// pg is the test binary's one PostgreSQL server.
+var pg pgtest.Shared
 
-func pgDatabase(t *testing.T) string {
-	t.Helper()
-	pgOnce.Do(func() { pgSrv, pgErr = pgtest.Start() })
-	if errors.Is(pgErr, pgtest.ErrSkip) {
-		t.Skip(pgErr)
-	}
-	if pgErr != nil {
-		t.Fatal(pgErr)
-	}
-	url, err := pgSrv.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return url
-}
+func pgDatabase(t *testing.T) string { return pg.Database(t) }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if pgSrv != nil {
-		pgSrv.Stop()
-	}
+	pg.Stop()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}
