@@ -49,7 +49,9 @@ func (s *uciSession) searchConfig(l goLimits) search.Config {
 	switch {
 	case l.infinite:
 	case l.moveTime > 0:
-		cfg.Time = l.moveTime
+		// The search uses all of it, so leave a margin for the
+		// process and the pipe.
+		cfg.Time = max(l.moveTime-min(l.moveTime/20, 25*time.Millisecond), time.Millisecond)
 	case l.hasClock:
 		c := 0
 		if s.pos.Side == engine.Black {
