@@ -51,7 +51,16 @@ func cmdElo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if !r.fixed {
 			iv = fmt.Sprintf("95%% %s to %s", eloBound(r.lo), eloBound(r.hi))
 		}
-		fmt.Fprintf(stdout, "%-20s Elo %5.0f  %-18s games %3d  %s\n", r.name, r.elo, iv, r.games, r.record)
+		est := fmt.Sprintf("%5.0f", r.elo)
+		// A player who lost (or won) every game has no finite estimate:
+		// the fit ran into the end of its range.
+		switch {
+		case math.IsInf(r.lo, -1) && r.elo < eloMin+100:
+			est = "below " + eloBound(r.hi)
+		case math.IsInf(r.hi, 1) && r.elo > eloMax-100:
+			est = "above " + eloBound(r.lo)
+		}
+		fmt.Fprintf(stdout, "%-20s Elo %5s  %-18s games %3d  %s\n", r.name, est, iv, r.games, r.record)
 	}
 	return 0
 }
@@ -149,6 +158,9 @@ func anchoredName(name, anchor string) string {
 	return name + "@" + anchor
 }
 
+// The range a rating is looked for in.
+const eloMin, eloMax = -2000, 5000
+
 type eloRow struct {
 	name          string
 	elo, lo, hi   float64
@@ -209,7 +221,7 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 				if rows[p].fixed || p == hold {
 					continue
 				}
-				lo, hi := -2000.0, 5000.0
+				lo, hi := float64(eloMin), float64(eloMax)
 				for range 50 {
 					m1, m2 := lo+(hi-lo)/3, hi-(hi-lo)/3
 					R[p] = m1
