@@ -88,24 +88,17 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	k := d.FitK(w0, train)
-	wf := func(w []int32) []float64 {
-		f := make([]float64, len(w))
-		for i, x := range w {
-			f[i] = float64(x)
-		}
-		return f
-	}
 	res := search.WeightFile{Variant: v.ID, Games: games, Positions: d.Len(), K: k,
-		LossStart: d.Loss(wf(w0), k, train)}
+		LossStart: d.Loss(w0, k, train)}
 	if len(test) > 0 {
-		res.HeldOutStart = d.Loss(wf(w0), k, test)
+		res.HeldOutStart = d.Loss(w0, k, test)
 	}
 	fmt.Fprintf(stdout, "K %.3f, loss %.5f (held out %.5f)\n", k, res.LossStart, res.HeldOutStart)
 	w := d.Fit(w0, k, train, search.TuneOptions{Iterations: *iterations, Rate: *rate, CellDecay: *decay, Frozen: frozen,
 		Progress: func(it int, loss float64) { fmt.Fprintf(stdout, "  step %d: loss %.5f\n", it, loss) }})
-	res.LossEnd = d.Loss(wf(w), k, train)
+	res.LossEnd = d.Loss(w, k, train)
 	if len(test) > 0 {
-		res.HeldOutEnd = d.Loss(wf(w), k, test)
+		res.HeldOutEnd = d.Loss(w, k, test)
 	}
 	res.Weights = w
 	fmt.Fprintf(stdout, "loss %.5f → %.5f, held out %.5f → %.5f\n", res.LossStart, res.LossEnd, res.HeldOutStart, res.HeldOutEnd)

@@ -184,7 +184,7 @@ func (d *Dataset) FitK(w []int32, samples []int) float64 {
 	lo, hi := 0.05, 4.0
 	for range 60 {
 		m1, m2 := lo+(hi-lo)/3, hi-(hi-lo)/3
-		if d.Loss(wf, m1, samples) < d.Loss(wf, m2, samples) {
+		if d.loss(wf, m1, samples) < d.loss(wf, m2, samples) {
 			hi = m2
 		} else {
 			lo = m1
@@ -214,9 +214,13 @@ func (d *Dataset) eval(w []float64, i int) float64 {
 
 func sigmoid(k, e float64) float64 { return 1 / (1 + math.Pow(10, -k*e/400)) }
 
-// Loss is the mean squared error of the predicted scores over the samples
-// (all when samples is nil).
-func (d *Dataset) Loss(w []float64, k float64, samples []int) float64 {
+// Loss is the mean squared error of the scores that weights w predict at
+// scale k, over the samples (all when samples is nil).
+func (d *Dataset) Loss(w []int32, k float64, samples []int) float64 {
+	return d.loss(toFloat(w), k, samples)
+}
+
+func (d *Dataset) loss(w []float64, k float64, samples []int) float64 {
 	sum, cnt := 0.0, 0
 	each(d, samples, func(i int) {
 		r := sigmoid(k, d.eval(w, i)) - float64(d.result[i])

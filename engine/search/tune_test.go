@@ -100,9 +100,9 @@ func TestFitLearns(t *testing.T) {
 	w0 := DefaultWeights(v)
 	w0[wMaterial+2*int(engine.Knight)] = 50
 	w0[wMaterial+2*int(engine.Knight)+1] = 50
-	before := d.Loss(toFloat(w0), 1, nil)
+	before := d.Loss(w0, 1, nil)
 	w := d.Fit(w0, 1, nil, TuneOptions{Iterations: 200, Rate: 5})
-	after := d.Loss(toFloat(w), 1, nil)
+	after := d.Loss(w, 1, nil)
 	if after >= before {
 		t.Fatalf("loss went from %.4f to %.4f", before, after)
 	}
