@@ -14,8 +14,9 @@ import (
 )
 
 // cmdTune learns a variant's evaluation weights from games recorded by
-// arena --record: every quiet position is labelled with its game's result
-// and the weights are fitted to predict the results (docs/ai.md).
+// arena --record: every quiet position is labelled with its game's result,
+// or with an outside engine's score of it (--label, then --labels), and
+// the weights are fitted to predict the labels (docs/ai.md).
 func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("tune", stderr)
 	variant := fs.String("variant", "standard", "variant id")
@@ -27,6 +28,11 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	decay := fs.Float64("cell-decay", 1e-7, "L2 penalty on the cell tables")
 	holdout := fs.Int("holdout", 10, "every Nth game is kept out of the fit to measure it (0: none)")
 	fromDefault := fs.Bool("from-default", false, "start from the hand-set weights instead of the shipped ones")
+	labels := fs.String("labels", "", "file of positions scored by a UCI engine: written with --label, else fitted instead of --games")
+	label := fs.String("label", "", "UCI engine command (e.g. /usr/games/stockfish): score the quiet positions of --games with it into --labels, no fit")
+	labelGo := fs.String("label-go", "depth 9", "the go command's arguments for each position with --label")
+	labelJobs := fs.Int("label-jobs", 1, "copies of the --label engine run at once")
+	labelEvery := fs.Int("label-every", 1, "with --label, score every Nth quiet position")
 	terms := fs.String("terms", "", "comma-separated groups of weights to fit, the others kept (default: all): "+strings.Join(search.TermNames, ", "))
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, stdout, stderr, err)
@@ -38,24 +44,64 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return flagError(stderr, "tune", fmt.Errorf("%v (known: %s)", err, strings.Join(engine.Variants(), ", ")))
 	}
-	if *in == "" || *out == "" {
-		return flagError(stderr, "tune", errors.New("--games and -o are required"))
+	if *iterations < 1 || *rate <= 0 || *decay < 0 || *holdout < 0 || *skip < 0 || *labelJobs < 1 || *labelEvery < 1 {
+		return flagError(stderr, "tune", errors.New("--iterations, --rate, --label-jobs and --label-every must be positive; --cell-decay, --holdout and --skip not negative"))
 	}
-	if *iterations < 1 || *rate <= 0 || *decay < 0 || *holdout < 0 || *skip < 0 {
-		return flagError(stderr, "tune", errors.New("--iterations and --rate must be positive; --cell-decay, --holdout and --skip not negative"))
+	if *label != "" {
+		if *in == "" || *labels == "" {
+			return flagError(stderr, "tune", errors.New("--label needs --games to read and --labels to write"))
+		}
+		f, err := os.Create(*labels)
+		if err != nil {
+			fmt.Fprintf(stderr, "tune: %v\n", err)
+			return 1
+		}
+		n, err := labelPositions(strings.Split(*in, ","), v, *skip, *labelEvery, *label, *labelGo, *labelJobs, f, stdout)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "tune: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "wrote %d labelled positions to %s\n", n, *labels)
+		return 0
+	}
+	if (*in == "") == (*labels == "") || *out == "" {
+		return flagError(stderr, "tune", errors.New("-o and one of --games or --labels are required"))
 	}
 	d := search.NewDataset(v)
 	var train, test []int
 	games := 0
-	for _, name := range strings.Split(*in, ",") {
-		if err := readTuneGames(name, v, *skip, func(p *engine.Position, result float64) {
-			if !d.Add(p, result) {
-				return
+	keep := func(game int) {
+		if *holdout > 0 && game%*holdout == *holdout-1 {
+			test = append(test, d.Len()-1)
+		} else {
+			train = append(train, d.Len()-1)
+		}
+	}
+	if *labels != "" {
+		seen := map[int]bool{}
+		if err := readLabels(*labels, v, func(p *engine.Position, target float64, game int) {
+			if !seen[game] {
+				seen[game] = true
+				games++
 			}
-			if *holdout > 0 && games%*holdout == *holdout-1 {
-				test = append(test, d.Len()-1)
-			} else {
-				train = append(train, d.Len()-1)
+			if d.Add(p, target) {
+				keep(game)
+			}
+		}); err != nil {
+			fmt.Fprintf(stderr, "tune: %v\n", err)
+			return 1
+		}
+	}
+	for _, name := range strings.Split(*in, ",") {
+		if name == "" {
+			continue
+		}
+		if err := readTuneGames(name, v, *skip, func(p *engine.Position, result float64) {
+			if d.Add(p, result) {
+				keep(games)
 			}
 		}, func() { games++ }); err != nil {
 			fmt.Fprintf(stderr, "tune: %v\n", err)
@@ -63,7 +109,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(train) == 0 {
-		fmt.Fprintln(stderr, "tune: no quiet positions in the games")
+		fmt.Fprintln(stderr, "tune: no quiet positions to fit")
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %d games, %d positions (%d held out), %d not quiet\n", v.ID, games, d.Len(), len(test), d.Skipped)
@@ -118,6 +164,23 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // position after the opening (and skip more plies) to add with the game's
 // result for White.
 func readTuneGames(name string, v *engine.Variant, skip int, add func(*engine.Position, float64), gameDone func()) error {
+	return readTuneGameMoves(name, v, func(moves []string, openings int, result float64) {
+		pos := v.StartPosition()
+		for i, s := range moves {
+			if i >= openings+skip {
+				add(pos, result)
+			}
+			m, _ := pos.ParseCanonical(s) // checked by readTuneGameMoves
+			pos.Make(m)
+		}
+		gameDone()
+	})
+}
+
+// readTuneGameMoves hands every recorded game of the variant to game, with
+// the number of opening plies and the result for White (1, 0.5 or 0),
+// after checking that its moves replay legally.
+func readTuneGameMoves(name string, v *engine.Variant, game func(moves []string, openings int, result float64)) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -148,16 +211,13 @@ func readTuneGames(name string, v *engine.Variant, skip int, add func(*engine.Po
 		}
 		pos := v.StartPosition()
 		for i, s := range g.Moves {
-			if i >= g.Openings+skip {
-				add(pos, result)
-			}
 			m, err := pos.ParseCanonical(s)
 			if err != nil {
 				return fmt.Errorf("%s:%d: move %d (%s): %v", name, line, i+1, s, err)
 			}
 			pos.Make(m)
 		}
-		gameDone()
+		game(g.Moves, g.Openings, result)
 	}
 	return sc.Err()
 }

@@ -95,10 +95,83 @@ func TestTuneBadInput(t *testing.T) {
 		{"--games", "x"},
 		{"--games", "/nonexistent/games.jsonl", "-o", "y"},
 		{"--games", "x", "-o", "y", "--iterations", "0"},
+		{"--games", "x", "--labels", "z", "-o", "y"},
+		{"--label", "stockfish", "--games", "x"},
+		{"--label", "/nonexistent/engine", "--games", "x", "--labels", "/nonexistent/dir/z"},
 	} {
 		var out, errb bytes.Buffer
 		if code := run(append([]string{"tune"}, args...), nil, &out, &errb); code == 0 || errb.Len() == 0 {
 			t.Errorf("tune %v: exit %d, stderr %q", args, code, errb.String())
 		}
+	}
+}
+
+// tune --label has a UCI engine (here topochess uci itself) score the quiet
+// positions of recorded games, from White's side, and tune --labels fits
+// weights to those scores.
+func TestLabelAndTune(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.jsonl")
+	// 1. e4 e5 2. Nf3 Qh4 3. Nxh4 Nc6: after 2…Qh4 White wins the queen at
+	// once (not quiet); after 3. Nxh4, with Black to move, White is a
+	// queen up.
+	rec, _ := json.Marshal(gameRecord{Variant: "standard", Result: "1-0", Reason: "adjudicated",
+		Moves: []string{"e2-e4", "e7-e5", "g1-f3", "d8-h4", "f3-h4", "b8-c6"}})
+	if err := os.WriteFile(games, append(rec, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	labels := filepath.Join(dir, "labels.jsonl")
+	var out, errb bytes.Buffer
+	if code := run([]string{"tune", "--games", games, "--skip", "0", "--label", servingBinary(t) + " uci",
+		"--label-go", "depth 3", "--labels", labels, "--label-jobs", "2"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("tune --label: exit %d: %s", code, errb.String())
+	}
+	data, err := os.ReadFile(labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := engine.GetVariant("standard")
+	byPos := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r labelRecord
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := v.ParsePosition(r.Position); err != nil || r.Variant != "standard" || r.Game != 0 {
+			t.Fatalf("label %+v: %v", r, err)
+		}
+		byPos[r.Position] = r.CP
+	}
+	// The six positions before a move, less the one after 2…Qh4.
+	p := v.StartPosition()
+	var want []string
+	for i, s := range []string{"e2-e4", "e7-e5", "g1-f3", "d8-h4", "f3-h4", "b8-c6"} {
+		if i != 4 {
+			want = append(want, p.String())
+		}
+		m, _ := p.ParseCanonical(s)
+		p.Make(m)
+	}
+	if len(byPos) != len(want) {
+		t.Fatalf("%d labels, want %d:\n%s", len(byPos), len(want), data)
+	}
+	for i, s := range want {
+		cp, ok := byPos[s]
+		switch {
+		case !ok:
+			t.Fatalf("no label for %s:\n%s", s, data)
+		case i == 4 && cp < 500:
+			t.Errorf("a queen up for White, Black to move: label %d, want White far ahead", cp)
+		case i < 4 && (cp < -150 || cp > 150):
+			t.Errorf("%s: label %d, want about level", s, cp)
+		}
+	}
+	w := filepath.Join(dir, "w.json")
+	out.Reset()
+	if code := run([]string{"tune", "--labels", labels, "-o", w, "--iterations", "20", "--holdout", "0"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("tune --labels: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "standard: 1 games, 5 positions") {
+		t.Fatalf("tune output:\n%s", out.String())
 	}
 }

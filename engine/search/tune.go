@@ -43,12 +43,7 @@ func (d *Dataset) Len() int { return len(d.result) }
 // move wins or loses material at once (its quiescence search differs from
 // its evaluation), says little about the evaluation and is left out.
 func (d *Dataset) Add(p *engine.Position, result float64) bool {
-	if p.InCheck() {
-		d.Skipped++
-		return false
-	}
-	static, q := d.s.quietScore(p)
-	if static != q {
+	if !d.Quiet(p) {
 		d.Skipped++
 		return false
 	}
@@ -61,6 +56,16 @@ func (d *Dataset) Add(p *engine.Position, result float64) bool {
 	d.fixed = append(d.fixed, fixed)
 	d.result = append(d.result, float32(result))
 	return true
+}
+
+// Quiet reports whether a position is taken as a sample: not in check,
+// and its quiescence search agrees with its evaluation.
+func (d *Dataset) Quiet(p *engine.Position) bool {
+	if p.InCheck() {
+		return false
+	}
+	static, q := d.s.quietScore(p)
+	return static == q
 }
 
 // quietScore returns the static evaluation and the quiescence search's
