@@ -77,13 +77,19 @@ func (p *Position) UnmakeNull(u NullUndo) {
 // pawns and duplicate paths are not). It adapts to every board by walking
 // the same tables as move generation.
 func (p *Position) Mobility(c Color) [7]int {
-	return p.MobilityAttacks(c, make([]uint64, (p.g.N+63)/64))
+	return p.MobilityAttacks(c, make([]uint64, (p.g.N+63)/64), nil)
 }
+
+// MobilityBuckets is the size of the per-piece table MobilityAttacks
+// fills: a piece with more destinations counts in the last bucket.
+const MobilityBuckets = 32
 
 // MobilityAttacks is Mobility, and also marks in att (a bit set of at
 // least (N+63)/64 words, not cleared here) every cell a piece of colour c
 // attacks: what Attacked(cell, c) answers, for all cells in one walk.
-func (p *Position) MobilityAttacks(c Color, att []uint64) (n [7]int) {
+// When each is not nil, each[kind][m] is incremented for every piece
+// (other than a pawn) with m destinations.
+func (p *Position) MobilityAttacks(c Color, att []uint64, each *[7][MobilityBuckets]int32) (n [7]int) {
 	g := p.g
 	b := p.Board
 	mark := func(t int16) { att[t>>6] |= 1 << (uint(t) & 63) }
@@ -92,6 +98,7 @@ func (p *Position) MobilityAttacks(c Color, att []uint64) (n [7]int) {
 			continue
 		}
 		k := pc.Kind()
+		before := n[k]
 		switch k {
 		case Pawn:
 			for _, t := range g.PawnCap[c][pc.Dir()][o] {
@@ -137,6 +144,9 @@ func (p *Position) MobilityAttacks(c Color, att []uint64) (n [7]int) {
 					n[k]++
 				}
 			}
+		}
+		if each != nil && k != Pawn {
+			each[k][min(n[k]-before, MobilityBuckets-1)]++
 		}
 	}
 	return n

@@ -19,7 +19,7 @@ func TestSubcommandHelp(t *testing.T) {
 		"backup":  {"-db", "-config", "-timeout", "-out"},
 		"migrate": {"-from", "-to", "-timeout"},
 		"arena":   {"-variant", "-white", "-black", "-games", "-alternate", "-max-moves", "-nodes", "-movetime", "-seed", "-jobs", "-v", "-record"},
-		"tune":    {"-variant", "-games", "-o", "-iterations", "-rate", "-cell-decay", "-holdout", "-skip", "-from-default"},
+		"tune":    {"-variant", "-games", "-o", "-iterations", "-rate", "-cell-decay", "-holdout", "-skip", "-from-default", "-terms", "-labels", "-label", "-label-go", "-label-jobs", "-label-every", "-k", "-min-seen"},
 	}
 	for name := range commands {
 		if name == "render" {

@@ -25,7 +25,8 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	skip := fs.Int("skip", 4, "positions left out after each game's random opening")
 	iterations := fs.Int("iterations", 600, "gradient steps")
 	rate := fs.Float64("rate", 1, "step size in centipawns")
-	decay := fs.Float64("cell-decay", 1e-7, "L2 penalty on the cell tables")
+	decay := fs.Float64("cell-decay", 1e-7, "L2 penalty on the tables (mobility, hanging pieces, king zone, cells)")
+	minSeen := fs.Int("min-seen", 100, "weights of terms met in fewer training positions keep their starting value")
 	holdout := fs.Int("holdout", 10, "every Nth game is kept out of the fit to measure it (0: none)")
 	fromDefault := fs.Bool("from-default", false, "start from the hand-set weights instead of the shipped ones")
 	labels := fs.String("labels", "", "file of positions scored by a UCI engine: written with --label, else fitted instead of --games")
@@ -33,6 +34,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	labelGo := fs.String("label-go", "depth 9", "the go command's arguments for each position with --label")
 	labelJobs := fs.Int("label-jobs", 1, "copies of the --label engine run at once")
 	labelEvery := fs.Int("label-every", 1, "with --label, score every Nth quiet position")
+	fixK := fs.Float64("k", 0, "scale of the logistic curve (0: fitted to the starting weights); 1 keeps scored labels' centipawns")
 	terms := fs.String("terms", "", "comma-separated groups of weights to fit, the others kept (default: all): "+strings.Join(search.TermNames, ", "))
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, stdout, stderr, err)
@@ -44,8 +46,8 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return flagError(stderr, "tune", fmt.Errorf("%v (known: %s)", err, strings.Join(engine.Variants(), ", ")))
 	}
-	if *iterations < 1 || *rate <= 0 || *decay < 0 || *holdout < 0 || *skip < 0 || *labelJobs < 1 || *labelEvery < 1 {
-		return flagError(stderr, "tune", errors.New("--iterations, --rate, --label-jobs and --label-every must be positive; --cell-decay, --holdout and --skip not negative"))
+	if *iterations < 1 || *rate <= 0 || *decay < 0 || *holdout < 0 || *skip < 0 || *labelJobs < 1 || *labelEvery < 1 || *fixK < 0 || *minSeen < 0 {
+		return flagError(stderr, "tune", errors.New("--iterations, --rate, --label-jobs and --label-every must be positive; --cell-decay, --holdout, --skip, --min-seen and -k not negative"))
 	}
 	if *label != "" {
 		if *in == "" || *labels == "" {
@@ -133,14 +135,17 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	k := d.FitK(w0, train)
+	k := *fixK
+	if k == 0 {
+		k = d.FitK(w0, train)
+	}
 	res := search.WeightFile{Variant: v.ID, Games: games, Positions: d.Len(), K: k,
 		LossStart: d.Loss(w0, k, train)}
 	if len(test) > 0 {
 		res.HeldOutStart = d.Loss(w0, k, test)
 	}
 	fmt.Fprintf(stdout, "K %.3f, loss %.5f (held out %.5f)\n", k, res.LossStart, res.HeldOutStart)
-	w := d.Fit(w0, k, train, search.TuneOptions{Iterations: *iterations, Rate: *rate, CellDecay: *decay, Frozen: frozen,
+	w := d.Fit(w0, k, train, search.TuneOptions{Iterations: *iterations, Rate: *rate, CellDecay: *decay, MinSeen: *minSeen, Frozen: frozen,
 		Progress: func(it int, loss float64) { fmt.Fprintf(stdout, "  step %d: loss %.5f\n", it, loss) }})
 	res.LossEnd = d.Loss(w, k, train)
 	if len(test) > 0 {

@@ -7,7 +7,8 @@ import (
 	"topochess/engine"
 )
 
-// MobilityAttacks marks the cells Attacked reports, on every board.
+// MobilityAttacks marks the cells Attacked reports, on every board, and its
+// per-piece table adds up to its counts by kind.
 func TestMobilityAttacks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, id := range engine.Variants() {
@@ -16,7 +17,25 @@ func TestMobilityAttacks(t *testing.T) {
 		for _, p := range randomPositions(v, rng, 60, 80) {
 			for c := engine.White; c <= engine.Black; c++ {
 				att := make([]uint64, (n+63)/64)
-				p.MobilityAttacks(c, att)
+				var each [7][engine.MobilityBuckets]int32
+				mob := p.MobilityAttacks(c, att, &each)
+				var pieces [7]int32
+				for _, pc := range p.Board {
+					if pc != 0 && pc.Color() == c {
+						pieces[pc.Kind()]++
+					}
+				}
+				for k := engine.Knight; k <= engine.King; k++ {
+					var sum, cnt int32
+					for m, x := range each[k] {
+						sum += int32(m) * x
+						cnt += x
+					}
+					full := each[k][engine.MobilityBuckets-1] != 0 // a capped count
+					if cnt != pieces[k] || !full && sum != int32(mob[k]) || full && sum > int32(mob[k]) {
+						t.Fatalf("%s %s: %v %v: table %v (%d pieces, %d moves), counts %d moves of %d pieces", id, p.String(), c, k, each[k], cnt, sum, mob[k], pieces[k])
+					}
+				}
 				for cell := 0; cell < n; cell++ {
 					got := att[cell>>6]&(1<<(uint(cell)&63)) != 0
 					if got != p.Attacked(cell, c) {

@@ -51,8 +51,8 @@ type boardInfo struct {
 	class   [2][]int32
 	classes int
 	// pawnStructure: some pawn-structure weight is not zero (else its
-	// terms are not computed).
-	pawnStructure bool
+	// terms are not computed); so for mobTable and hanging.
+	pawnStructure, mobTable, hanging bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -124,8 +124,14 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
 	pawnTables(bi, g)
-	for _, x := range bi.w[wPassed:wPST] {
+	for _, x := range bi.w[wPassed:wMobTable] {
 		bi.pawnStructure = bi.pawnStructure || x != 0
+	}
+	for _, x := range bi.w[wMobTable:wHanging] {
+		bi.mobTable = bi.mobTable || x != 0
+	}
+	for _, x := range bi.w[wHanging:wKingTable] {
+		bi.hanging = bi.hanging || x != 0
 	}
 	words := (n + 63) / 64
 	bi.zone = make([]uint64, n*words)
@@ -184,6 +190,8 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	var mat, force, pawns [2]int32
 	var mg, eg [2]int32
 	var bishops [2]int
+	var pieceBuf [64]int
+	pieces := pieceBuf[:0] // cells of the knights, bishops, rooks and queens
 	ps := &pawnSets{}
 	structure := bi.pawnStructure
 	if structure {
@@ -220,6 +228,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		case engine.Bishop:
 			bishops[col]++
 		}
+		if k != engine.Pawn && bi.hanging {
+			pieces = append(pieces, c)
+		}
 		mg[col] += w[wMaterial+2*int(k)]
 		eg[col] += w[wMaterial+2*int(k)+1]
 		if k != engine.Pawn {
@@ -233,10 +244,34 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	var att [2][8]uint64
 	words := (bi.n + 63) / 64
 	for c := 0; c < 2; c++ {
-		mob := p.MobilityAttacks(engine.Color(c), att[c][:words])
+		var each [7][engine.MobilityBuckets]int32
+		var table *[7][engine.MobilityBuckets]int32
+		if bi.mobTable {
+			table = &each
+		}
+		mob := p.MobilityAttacks(engine.Color(c), att[c][:words], table)
 		for k, cnt := range mob {
 			mg[c] += w[wMobility+2*k] * int32(cnt)
 			eg[c] += w[wMobility+2*k+1] * int32(cnt)
+		}
+		for k := engine.Knight; table != nil && k <= engine.King; k++ {
+			for m, cnt := range each[k] {
+				if cnt != 0 {
+					i := wMobTable + (int(k)*engine.MobilityBuckets+m)*2
+					mg[c] += w[i] * cnt
+					eg[c] += w[i+1] * cnt
+				}
+			}
+		}
+	}
+	// Pieces the enemy attacks and no own piece defends.
+	for _, o := range pieces {
+		pc := b[o]
+		col := pc.Color()
+		bit := uint64(1) << (uint(o) & 63)
+		if att[col.Other()][o>>6]&bit != 0 && att[col][o>>6]&bit == 0 {
+			mg[col] += w[wHanging+2*int(pc.Kind())]
+			eg[col] += w[wHanging+2*int(pc.Kind())+1]
 		}
 	}
 	for c := 0; c < 2; c++ {
@@ -258,8 +293,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 				}
 			}
 			scale := min(force[them], bi.startForce)
-			mg[c] += hits * w[wKingZone] * scale / bi.startForce
-			eg[c] += hits * w[wKingZone+1] * scale / bi.startForce
+			kt := wKingTable + 2*int(min(hits, kingTableSize-1))
+			mg[c] += (hits*w[wKingZone] + w[kt]) * scale / bi.startForce
+			eg[c] += (hits*w[wKingZone+1] + w[kt+1]) * scale / bi.startForce
 			mg[c] += shield * w[wShield]
 			eg[c] += shield * w[wShield+1]
 		}

@@ -123,6 +123,9 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		case engine.Bishop:
 			bishops[col]++
 		}
+		if k != engine.Pawn && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
+			emit(wHanging+2*int(k), sign[col])
+		}
 		emit(wMaterial+2*int(k), sign[col])
 		if k != engine.Pawn {
 			force[col] += value[k]
@@ -133,9 +136,17 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		if bishops[c] >= 2 {
 			emit(wBishops, sign[c])
 		}
-		for k, cnt := range p.Mobility(col) {
+		var each [7][engine.MobilityBuckets]int32
+		for k, cnt := range p.MobilityAttacks(col, make([]uint64, (bi.n+63)/64), &each) {
 			if cnt != 0 {
 				emit(wMobility+2*k, sign[c]*float32(cnt))
+			}
+		}
+		for k := engine.Knight; k <= engine.King; k++ {
+			for m, cnt := range each[k] {
+				if cnt != 0 {
+					emit(wMobTable+(int(k)*engine.MobilityBuckets+m)*2, sign[c]*float32(cnt))
+				}
 			}
 		}
 		if k := p.King[c]; k >= 0 {
@@ -153,6 +164,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 			if hits > 0 {
 				emit(wKingZone, sign[c]*float32(hits)*scale)
 			}
+			emit(wKingTable+2*min(hits, kingTableSize-1), sign[c]*scale)
 			if shield > 0 {
 				emit(wShield, sign[c]*float32(shield))
 			}
@@ -172,9 +184,14 @@ type TuneOptions struct {
 	Iterations int
 	// Rate is the step in centipawns.
 	Rate float64
-	// CellDecay is the L2 penalty on the cell tables, which keeps cells
+	// CellDecay is the L2 penalty on the tables (mobility by count,
+	// hanging pieces, king zone by count, cells), which keeps entries
 	// rarely seen near zero.
 	CellDecay float64
+	// MinSeen: a weight whose term occurs in fewer training samples keeps
+	// its starting value (a table entry seen a few times would be fitted
+	// to those few).
+	MinSeen int
 	// Frozen weights keep their value (nil: none).
 	Frozen []bool
 	// Progress, if set, is called every 50 iterations.
@@ -256,6 +273,12 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 	v := make([]float64, len(w))
 	const b1, b2, eps = 0.9, 0.999, 1e-8
 	c := k * math.Ln10 / 400
+	seen := make([]int, len(w))
+	each(d, samples, func(i int) {
+		for j := d.start[i]; j < d.start[i+1]; j++ {
+			seen[d.idx[j]]++
+		}
+	})
 	for it := 1; it <= o.Iterations; it++ {
 		clear(grad)
 		loss, cnt := 0.0, 0
@@ -276,7 +299,7 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 		inv := 1 / float64(max(cnt, 1))
 		for i := range grad {
 			grad[i] *= inv
-			if i >= wPST {
+			if i >= wMobTable { // the tables: mobility, hanging, king zone, cells
 				grad[i] += 2 * o.CellDecay * w[i]
 			}
 		}
@@ -288,6 +311,11 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 		for i, f := range o.Frozen {
 			if f {
 				grad[i] = 0
+			}
+		}
+		for i := 0; i < len(seen); i += 2 { // entries name a pair by its first weight
+			if seen[i] < o.MinSeen {
+				grad[i], grad[i+1] = 0, 0
 			}
 		}
 		for i := range w {

@@ -23,7 +23,7 @@ func TestFeaturesMatchEvaluate(t *testing.T) {
 		for i := range bi.w {
 			bi.w[i] = int32(rng.IntN(201) - 100)
 		}
-		bi.pawnStructure = true
+		bi.pawnStructure, bi.mobTable, bi.hanging = true, true, true
 		wf := toFloat(bi.w)
 		checked := 0
 		for _, p := range randomPositions(v, rng, 80, 60) {
@@ -108,6 +108,29 @@ func TestFitLearns(t *testing.T) {
 	}
 	if kn := w[wMaterial+2*int(engine.Knight)]; kn <= 50 {
 		t.Fatalf("knight's middlegame value %d, want above the start of 50", kn)
+	}
+	// A term met in fewer samples than MinSeen keeps its value: with the
+	// knight's material (in most samples) allowed, everything rarer stays.
+	seen := 0
+	for i := range d.Len() {
+		for j := d.start[i]; j < d.start[i+1]; j++ {
+			if d.idx[j] == uint32(wMaterial+2*int(engine.Knight)) {
+				seen++
+			}
+		}
+	}
+	w = d.Fit(w0, 1, nil, TuneOptions{Iterations: 50, Rate: 5, MinSeen: seen})
+	moved := 0
+	for i := range w {
+		if w[i] != w0[i] {
+			moved++
+		}
+	}
+	if w[wMaterial+2*int(engine.Knight)] == 50 || w[wHanging+2*int(engine.Queen)] != w0[wHanging+2*int(engine.Queen)] {
+		t.Fatalf("MinSeen %d: knight %d, hanging queen %d", seen, w[wMaterial+2*int(engine.Knight)], w[wHanging+2*int(engine.Queen)])
+	}
+	if moved > 20 {
+		t.Fatalf("MinSeen %d: %d weights moved, want only those of terms in as many samples as the knight's", seen, moved)
 	}
 }
 

@@ -16,24 +16,31 @@ import (
 // tuned file in weights/ (written by `topochess tune` from game results)
 // plays with it; the others use defaultWeights.
 const (
-	wMaterial = 0              // by kind (pawn … king; the king's unused)
-	wMobility = wMaterial + 14 // per pseudo-legal destination, by kind
-	wKingZone = wMobility + 14 // per attacked cell next to the king, scaled by enemy force
-	wShield   = wKingZone + 2  // per own pawn next to the king
-	wProgress = wShield + 2    // pawn by pushes left to promotion (1..6)
-	wBishops  = wProgress + 14 // two bishops or more
-	wTempo    = wBishops + 2   // the side to move
-	wPassed   = wTempo + 2     // passed pawn by pushes left to promotion (1..6)
-	wGuarded  = wPassed + 14   // pawn guarded by an own pawn
-	wStacked  = wGuarded + 2   // pawn with an own pawn on its way
-	wPawnHit  = wStacked + 2   // enemy piece (not a pawn) attacked by a pawn
-	wPST      = wPawnHit + 2   // by kind and cell class: [k][class] pairs
+	wMaterial  = 0                                      // by kind (pawn … king; the king's unused)
+	wMobility  = wMaterial + 14                         // per pseudo-legal destination, by kind
+	wKingZone  = wMobility + 14                         // per attacked cell next to the king, scaled by enemy force
+	wShield    = wKingZone + 2                          // per own pawn next to the king
+	wProgress  = wShield + 2                            // pawn by pushes left to promotion (1..6)
+	wBishops   = wProgress + 14                         // two bishops or more
+	wTempo     = wBishops + 2                           // the side to move
+	wPassed    = wTempo + 2                             // passed pawn by pushes left to promotion (1..6)
+	wGuarded   = wPassed + 14                           // pawn guarded by an own pawn
+	wStacked   = wGuarded + 2                           // pawn with an own pawn on its way
+	wPawnHit   = wStacked + 2                           // enemy piece (not a pawn) attacked by a pawn
+	wMobTable  = wPawnHit + 2                           // piece by kind and its destinations: [k][m] pairs, m < engine.MobilityBuckets
+	wHanging   = wMobTable + 7*engine.MobilityBuckets*2 // piece attacked and not defended, by kind
+	wKingTable = wHanging + 14                          // attacked cells next to the king, by count (capped), scaled by enemy force
+	wPST       = wKingTable + 2*kingTableSize           // by kind and cell class: [k][class] pairs
 )
 
-// TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "cells"}
+// kingTableSize is the number of entries of the king-zone table; more
+// attacked cells count as the last.
+const kingTableSize = 16
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wPST}
+// TermNames name the groups of weights, in order, for tune's --terms.
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "cells"}
+
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
