@@ -207,9 +207,6 @@ func (s *uciSession) setOption(args []string) {
 	case "threads":
 		if x, ok := spin(1, uciMaxThreads); ok {
 			s.threads = x
-			if x > 1 {
-				s.say("info string the search uses one thread; Threads %d is accepted but changes nothing", x)
-			}
 		}
 	case "":
 		s.say("info string setoption needs: setoption name <name> value <value>")

@@ -36,6 +36,7 @@ func (s *uciSession) stopSearch() {
 // any go limit replaces the level's own clock, and a bare go keeps it.
 func (s *uciSession) searchConfig(l goLimits) search.Config {
 	cfg, _ := search.Level(s.level)
+	cfg.Threads = s.threads
 	if !l.any() {
 		return cfg
 	}

@@ -33,6 +33,7 @@ func TestUCISessionConcurrency(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	send("setoption name Threads value 3") // helpers too, under the race detector
 	send("go infinite")
 	send("position startpos moves e2e4") // while searching: for the next go
 	send("isready")

@@ -213,6 +213,36 @@ func TestUCIBinary(t *testing.T) {
 			t.Errorf("deepest info depth %d, want 4: %q", maxDepth, infos)
 		}
 	})
+	t.Run("threads2", func(t *testing.T) {
+		p := startUCI(t, bin)
+		p.send("setoption name Threads value 2")
+		p.send("setoption name UCI_Variant value toroidal")
+		p.send("position startpos moves e2e4")
+		p.send("go movetime 1000")
+		best, infos := p.expect("bestmove", 20*time.Second)
+		pos := engine.MustVariant("toroidal").StartPosition()
+		pos.Make(mustParse(t, pos, "e2-e4"))
+		legalBest(t, pos, best)
+		var nodes, nps int64
+		for _, l := range infos {
+			if strings.HasPrefix(l, "info string") {
+				t.Errorf("Threads 2 is not a plain search: %q", l)
+			}
+			f := strings.Fields(l)
+			for i := 0; i+1 < len(f); i++ {
+				switch f[i] {
+				case "nodes":
+					nodes, _ = strconv.ParseInt(f[i+1], 10, 64)
+				case "nps":
+					nps, _ = strconv.ParseInt(f[i+1], 10, 64)
+				}
+			}
+		}
+		if nodes <= 0 || nps <= 0 {
+			t.Errorf("last info line counts %d nodes, %d nps: %q", nodes, nps, infos)
+		}
+		t.Logf("2 threads, 1 s: %d nodes, %d nps", nodes, nps)
+	})
 	t.Run("variants", func(t *testing.T) {
 		p := startUCI(t, bin)
 		for _, id := range engine.Variants() {

@@ -143,6 +143,12 @@ func TestFindsSmotheredMateEverywhere(t *testing.T) {
 
 func checkMatePuzzle(t *testing.T, pos *engine.Position, n int) {
 	t.Helper()
+	checkMatePuzzleThreads(t, NewSearcher(), pos, n, 1)
+}
+
+// checkMatePuzzleThreads solves the puzzle with s using threads threads.
+func checkMatePuzzleThreads(t *testing.T, s *Searcher, pos *engine.Position, n, threads int) {
+	t.Helper()
 	if !mates(pos, n) {
 		t.Fatalf("the puzzle is wrong: no forced mate in %d", n)
 	}
@@ -150,9 +156,9 @@ func checkMatePuzzle(t *testing.T, pos *engine.Position, n int) {
 		t.Fatalf("the puzzle is wrong: there is a mate in %d", n-1)
 	}
 	cfg, _ := Level(5)
-	cfg.Time, cfg.Nodes = 0, mateBudget
+	cfg.Time, cfg.Nodes, cfg.Threads = 0, mateBudget, threads
 	before := pos.String()
-	m, info, err := NewSearcher().Search(context.Background(), pos, cfg, nil)
+	m, info, err := s.Search(context.Background(), pos, cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -114,8 +114,13 @@ func (s *Searcher) tick() bool {
 	if s.cfg.Nodes > 0 && s.nodes >= s.cfg.Nodes {
 		s.stopped = true
 	}
-	if s.nodes&1023 == 0 && s.ctx.Err() != nil {
-		s.stopped = true
+	if s.nodes&1023 == 0 {
+		if s.shared {
+			s.published.Store(s.nodes)
+		}
+		if s.ctx.Err() != nil {
+			s.stopped = true
+		}
 	}
 	return s.stopped
 }

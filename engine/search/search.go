@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -48,6 +49,14 @@ type Config struct {
 	// before the searched one in the game, oldest first, so that the search
 	// sees repetitions of the game's own positions.
 	History []uint64
+	// Threads is the number of search threads (0 or 1: one, and a search
+	// with a node budget and no deadline is reproducible). More threads
+	// share the transposition table (Lazy SMP): the extra ones search the
+	// same position, some a ply deeper, and leave what they learn in the
+	// table; the move is still the first thread's. Nodes then budgets the
+	// first thread's nodes only, and Info.Nodes counts all threads'. A
+	// search with Noise uses one thread.
+	Threads int
 	// Progress, when set, is called after every finished iteration with
 	// what the search knows so far (Info.Stopped false), on the searching
 	// goroutine: a UCI front end prints its "info" lines from it.
@@ -180,9 +189,18 @@ type Searcher struct {
 	evalCache    []evalSlot
 	pv           [maxPly + 1][maxPly + 1]engine.Move
 	pvLen        [maxPly + 1]int
+
+	// helpers are the extra threads of a search with Threads > 1, kept
+	// between searches; they share tt. A helper has shared set: it leaves
+	// the table to the searcher that owns it, and publishes its node count
+	// in published for the owner's progress reports.
+	helpers   []*Searcher
+	running   int
+	shared    bool
+	published atomic.Int64
 }
 
-// NewSearcher returns a searcher with a 12 MB transposition table.
+// NewSearcher returns a searcher with an 8 MB transposition table.
 func NewSearcher() *Searcher { return newSearcher(19) }
 
 // NewSearcherMB returns a searcher whose transposition table takes at most
@@ -191,7 +209,7 @@ func NewSearcher() *Searcher { return newSearcher(19) }
 func NewSearcherMB(mb int) *Searcher {
 	bytes := uint64(max(mb, 1)) << 20
 	bits := 10
-	for bits < 34 && uint64(1)<<(bits+1)*uint64(unsafe.Sizeof(ttEntry{})) <= bytes {
+	for bits < 34 && uint64(1)<<(bits+1)*uint64(unsafe.Sizeof(ttSlot{})) <= bytes {
 		bits++
 	}
 	return newSearcher(bits)
@@ -199,17 +217,21 @@ func NewSearcherMB(mb int) *Searcher {
 
 // TableBytes is the size of the transposition table.
 func (s *Searcher) TableBytes() int64 {
-	return int64(len(s.tt.slots)) * int64(unsafe.Sizeof(ttEntry{}))
+	return int64(len(s.tt.slots)) * int64(unsafe.Sizeof(ttSlot{}))
 }
 
 func newSearcher(bits int) *Searcher {
 	s := &Searcher{tt: newTable(bits), evalCache: make([]evalSlot, 1<<evalCacheBits)}
+	s.init()
+	return s
+}
+
+func (s *Searcher) init() {
 	for i := range s.moves {
 		s.moves[i] = make([]engine.Move, 0, 128)
 		s.scores[i] = make([]int32, 0, 128)
 		s.quiets[i] = make([]engine.Move, 0, 64)
 	}
-	return s
 }
 
 // Search picks a move for the side to move of pos (which it does not
@@ -235,6 +257,10 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 	}
 	start := time.Now()
 	s.prepare(ctx, root, cfg)
+	var helperNodes func() int64
+	if n := cfg.Threads; n > 1 && cfg.Noise == 0 {
+		helperNodes = s.startHelpers(ctx, root, cfg, n-1)
+	}
 
 	// Noise is drawn once per root move, before searching, so it only
 	// depends on rng and the move list.
@@ -267,7 +293,7 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 		info.Mate = mateIn(score)
 		info.PV = append([]engine.Move(nil), s.pv[0][:s.pvLen[0]]...)
 		if cfg.Progress != nil {
-			info.Nodes = s.nodes
+			info.Nodes = s.nodes + s.helperNodes()
 			cfg.Progress(info)
 		}
 		// A found mate will not get shorter by searching deeper than
@@ -285,6 +311,9 @@ func (s *Searcher) Search(ctx context.Context, pos *engine.Position, cfg Config,
 		}
 	}
 	info.Nodes = s.nodes
+	if helperNodes != nil {
+		info.Nodes += helperNodes()
+	}
 	if len(info.PV) == 0 || !info.PV[0].Same(best) {
 		info.PV = []engine.Move{best}
 	}
@@ -338,7 +367,9 @@ func (s *Searcher) aspire(rs *rootMoves, depth int, prev int32, narrow bool) (in
 // prepare resets the per-search state.
 func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Config) {
 	if s.variant != root.V {
-		s.tt.clear()
+		if !s.shared {
+			s.tt.clear()
+		}
 		clear(s.evalCache)
 		s.variant = root.V
 		n := root.Geo().N

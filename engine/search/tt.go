@@ -1,6 +1,10 @@
 package search
 
-import "topochess/engine"
+import (
+	"sync/atomic"
+
+	"topochess/engine"
+)
 
 // Bound kinds of a transposition-table score.
 const (
@@ -9,12 +13,11 @@ const (
 	boundUpper
 )
 
-// ttEntry is one slot of the transposition table. The move is stored as its
-// (from, to, promotion) triple only: a hash move is matched against the
-// generated moves, never played from the table, so a collision can cost
-// ordering but never legality.
+// ttEntry is one decoded slot of the transposition table. The move is
+// stored as its (from, to, promotion) triple only: a hash move is matched
+// against the generated moves, never played from the table, so a collision
+// can cost ordering but never legality.
 type ttEntry struct {
-	key      uint64
 	score    int32
 	from, to int16
 	promo    engine.Kind
@@ -22,35 +25,93 @@ type ttEntry struct {
 	bound    uint8
 }
 
+// ttSlot is what the table holds: the entry packed into one word, and the
+// position's key XOR that word. Several search threads share the table
+// without locks; each word is read and written atomically, so a slot whose
+// two words come from different writes fails the key check and is a miss.
+type ttSlot struct {
+	check, data uint64
+}
+
+// Layout of ttSlot.data, from the low bits: score (16 bits, two's
+// complement; scores stay within ±(infinity+maxPly)), from and to (10 bits
+// each, two's complement: cells 0..511 and -1), promotion kind (8), depth
+// (8, as the int8 it always was), bound (2).
+const (
+	ttScoreShift = 0
+	ttFromShift  = 16
+	ttToShift    = 26
+	ttPromoShift = 36
+	ttDepthShift = 44
+	ttBoundShift = 52
+	ttCellMask   = 1<<10 - 1
+)
+
+func pack(e ttEntry) uint64 {
+	return uint64(uint16(int16(e.score)))<<ttScoreShift |
+		uint64(uint16(e.from)&ttCellMask)<<ttFromShift |
+		uint64(uint16(e.to)&ttCellMask)<<ttToShift |
+		uint64(e.promo)<<ttPromoShift |
+		uint64(uint8(e.depth))<<ttDepthShift |
+		uint64(e.bound&3)<<ttBoundShift
+}
+
+// cell sign-extends a 10-bit field.
+func cell(d uint64, shift uint) int16 {
+	return int16(uint16(d>>shift&ttCellMask)<<6) >> 6
+}
+
+func unpack(d uint64) ttEntry {
+	return ttEntry{
+		score: int32(int16(uint16(d >> ttScoreShift))),
+		from:  cell(d, ttFromShift),
+		to:    cell(d, ttToShift),
+		promo: engine.Kind(d >> ttPromoShift),
+		depth: int8(uint8(d >> ttDepthShift)),
+		bound: uint8(d>>ttBoundShift) & 3,
+	}
+}
+
 type table struct {
-	slots []ttEntry
+	slots []ttSlot
 	mask  uint64
 }
 
 func newTable(bits int) *table {
-	return &table{slots: make([]ttEntry, 1<<bits), mask: 1<<bits - 1}
+	return &table{slots: make([]ttSlot, 1<<bits), mask: 1<<bits - 1}
 }
 
+// clear empties the table; no search may be running on it.
 func (t *table) clear() { clear(t.slots) }
 
+func (t *table) load(key uint64) (ttEntry, bool) {
+	sl := &t.slots[key&t.mask]
+	d := atomic.LoadUint64(&sl.data)
+	if atomic.LoadUint64(&sl.check)^d != key {
+		return ttEntry{}, false
+	}
+	return unpack(d), true
+}
+
 func (t *table) probe(key uint64) (ttEntry, bool) {
-	e := t.slots[key&t.mask]
-	return e, e.key == key && e.bound != 0
+	e, ok := t.load(key)
+	return e, ok && e.bound != 0
 }
 
 // store keeps the deeper result when two searches of the same position
 // compete for a slot, and otherwise the newer one.
 func (t *table) store(key uint64, depth int, score int32, bound uint8, m engine.Move, ply int) {
-	e := &t.slots[key&t.mask]
-	if e.key == key && int(e.depth) > depth && bound != boundExact {
+	old, same := t.load(key)
+	if same && int(old.depth) > depth && bound != boundExact {
 		return
 	}
-	if m.From == m.To { // no move: keep an older hash move of this position
-		if e.key == key {
-			m = engine.Move{From: e.from, To: e.to, Promo: e.promo}
-		}
+	if m.From == m.To && same { // no move: keep an older hash move of this position
+		m = engine.Move{From: old.from, To: old.to, Promo: old.promo}
 	}
-	*e = ttEntry{key: key, score: toTT(score, ply), from: m.From, to: m.To, promo: m.Promo, depth: int8(depth), bound: bound}
+	d := pack(ttEntry{score: toTT(score, ply), from: m.From, to: m.To, promo: m.Promo, depth: int8(depth), bound: bound})
+	sl := &t.slots[key&t.mask]
+	atomic.StoreUint64(&sl.data, d)
+	atomic.StoreUint64(&sl.check, key^d)
 }
 
 // Mate scores are stored relative to the node, not the root, so that they

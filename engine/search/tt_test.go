@@ -1,0 +1,88 @@
+package search
+
+import (
+	"testing"
+
+	"topochess/engine"
+)
+
+// TestTTPacking packs and unpacks every field at its extremes.
+func TestTTPacking(t *testing.T) {
+	scores := []int32{0, 1, -1, 100, -100, mateBound + 1, -mateBound - 1,
+		mateScore + maxPly, -mateScore - maxPly, infinity, -infinity, infinity + maxPly, -infinity - maxPly}
+	cells := []int16{-1, 0, 1, 255, 256, 510, 511}
+	promos := []engine.Kind{engine.NoKind, engine.Pawn, engine.Knight, engine.Bishop, engine.Rook, engine.Queen, engine.King}
+	depths := []int8{-128, -1, 0, 1, maxDepth, 127}
+	bounds := []uint8{0, boundExact, boundLower, boundUpper}
+	n := 0
+	for _, sc := range scores {
+		for _, from := range cells {
+			for _, to := range cells {
+				for _, pr := range promos {
+					for _, d := range depths {
+						for _, b := range bounds {
+							e := ttEntry{score: sc, from: from, to: to, promo: pr, depth: d, bound: b}
+							if got := unpack(pack(e)); got != e {
+								t.Fatalf("%+v came back as %+v", e, got)
+							}
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d entries round-tripped", n)
+}
+
+// TestTTStoreProbe: the table gives back what was stored, with mate scores
+// moved to the ply of the probe, and keeps the replacement policy.
+func TestTTStoreProbe(t *testing.T) {
+	tb := newTable(10)
+	key := uint64(0xdeadbeefcafe1234)
+	m := engine.Move{From: 511, To: 0, Promo: engine.Queen}
+	tb.store(key, 7, mateScore-10, boundExact, m, 4)
+	e, ok := tb.probe(key)
+	if !ok || e.from != 511 || e.to != 0 || e.promo != engine.Queen || e.depth != 7 || e.bound != boundExact {
+		t.Fatalf("probe: %+v %v", e, ok)
+	}
+	if got := fromTT(e.score, 6); got != mateScore-12 {
+		t.Errorf("mate score at ply 6: %d, want %d", got, mateScore-12)
+	}
+	if _, ok := tb.probe(key ^ 1<<20); ok {
+		t.Error("another key with the same slot hits")
+	}
+	// A shallower bound does not replace a deeper entry; a move-less store
+	// of the same position keeps the hash move.
+	tb.store(key, 3, 5, boundLower, engine.Move{From: 1, To: 2}, 0)
+	if e, _ := tb.probe(key); e.depth != 7 || e.from != 511 {
+		t.Errorf("a shallower bound replaced the entry: %+v", e)
+	}
+	tb.store(key, 9, 5, boundUpper, engine.Move{}, 0)
+	if e, _ := tb.probe(key); e.depth != 9 || e.score != 5 || e.from != 511 || e.to != 0 || e.promo != engine.Queen {
+		t.Errorf("deeper move-less store: %+v", e)
+	}
+}
+
+// TestTTTornWrite: a slot whose two words come from two different writes
+// (another thread wrote between the reads) is a miss for both keys.
+func TestTTTornWrite(t *testing.T) {
+	tb := newTable(4)
+	a, b := uint64(0x1234_5678_9abc_0003), uint64(0x0fed_cba9_8765_0003) // same slot
+	tb.store(a, 5, 42, boundExact, engine.Move{From: 10, To: 20}, 0)
+	sa := tb.slots[a&tb.mask]
+	tb.store(b, 6, -42, boundLower, engine.Move{From: 30, To: 40}, 0)
+	sb := tb.slots[b&tb.mask]
+	if _, ok := tb.probe(b); !ok {
+		t.Fatal("the second write is not found")
+	}
+	for _, torn := range []ttSlot{{check: sa.check, data: sb.data}, {check: sb.check, data: sa.data}} {
+		tb.slots[a&tb.mask] = torn
+		if e, ok := tb.probe(a); ok {
+			t.Errorf("torn slot hits key a: %+v", e)
+		}
+		if e, ok := tb.probe(b); ok {
+			t.Errorf("torn slot hits key b: %+v", e)
+		}
+	}
+}
