@@ -53,11 +53,14 @@ func labelPositions(games []string, v *engine.Variant, skip, every int, cmd, goA
 	var wg sync.WaitGroup
 	for range jobs {
 		c, err := startUCIClient(cmd)
-		if err != nil {
-			return 0, err
+		if err == nil {
+			if err = c.newGame(v, [][2]string{{"Threads", "1"}}); err != nil {
+				c.close()
+			}
 		}
-		if err := c.newGame(v, [][2]string{{"Threads", "1"}}); err != nil {
-			c.close()
+		if err != nil {
+			close(work) // the copies already started quit
+			wg.Wait()
 			return 0, err
 		}
 		wg.Add(1)

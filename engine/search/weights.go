@@ -13,8 +13,9 @@ import (
 // endgame weight blended by the material on the board. The weights are one
 // flat vector per variant, laid out as below (every term is a pair: index
 // 2i is the middlegame weight, 2i+1 the endgame one). A variant with a
-// tuned file in weights/ (written by `topochess tune` from game results)
-// plays with it; the others use defaultWeights.
+// tuned file in weights/ (written by `topochess tune` from game results or
+// from an outside engine's scores) plays with it; the others use
+// defaultWeights.
 const (
 	wMaterial  = 0                                      // by kind (pawn … king; the king's unused)
 	wMobility  = wMaterial + 14                         // per pseudo-legal destination, by kind
