@@ -186,22 +186,9 @@ func readTuneGames(name string, v *engine.Variant, skip int, add func(*engine.Po
 // the number of opening plies and the result for White (1, 0.5 or 0),
 // after checking that its moves replay legally.
 func readTuneGameMoves(name string, v *engine.Variant, game func(moves []string, openings int, result float64)) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	line := 0
-	for sc.Scan() {
-		line++
-		var g gameRecord
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			return fmt.Errorf("%s:%d: %v", name, line, err)
-		}
+	return readJSONLines(name, 1<<24, func(g gameRecord) error {
 		if g.Variant != v.ID {
-			continue
+			return nil
 		}
 		var result float64
 		switch g.Result {
@@ -212,17 +199,43 @@ func readTuneGameMoves(name string, v *engine.Variant, game func(moves []string,
 		case "1/2-1/2":
 			result = 0.5
 		default:
-			return fmt.Errorf("%s:%d: result %q", name, line, g.Result)
+			return fmt.Errorf("result %q", g.Result)
 		}
 		pos := v.StartPosition()
 		for i, s := range g.Moves {
 			m, err := pos.ParseCanonical(s)
 			if err != nil {
-				return fmt.Errorf("%s:%d: move %d (%s): %v", name, line, i+1, s, err)
+				return fmt.Errorf("move %d (%s): %v", i+1, s, err)
 			}
 			pos.Make(m)
 		}
 		game(g.Moves, g.Openings, result)
+		return nil
+	})
+}
+
+// readJSONLines decodes every line of the file (at most max bytes long)
+// as a T and hands it to f; an error, from decoding or from f, names the
+// file and line.
+func readJSONLines[T any](name string, max int, f func(T) error) error {
+	file, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	sc := bufio.NewScanner(file)
+	sc.Buffer(make([]byte, 1<<16), max)
+	line := 0
+	for sc.Scan() {
+		line++
+		var r T
+		err := json.Unmarshal(sc.Bytes(), &r)
+		if err == nil {
+			err = f(r)
+		}
+		if err != nil {
+			return fmt.Errorf("%s:%d: %v", name, line, err)
+		}
 	}
 	return sc.Err()
 }

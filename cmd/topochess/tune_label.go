@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sync"
 	"time"
 
@@ -108,10 +107,7 @@ func labelPositions(games []string, v *engine.Variant, skip, every int, cmd, goA
 						work <- labelJob{game: game, moves: moves[:i:i], pos: pos.Clone()}
 					}
 				}
-				m, err := pos.ParseCanonical(s)
-				if err != nil {
-					return // checked by readTuneGameMoves
-				}
+				m, _ := pos.ParseCanonical(s) // checked by readTuneGameMoves
 				pos.Make(m)
 			}
 			game++
@@ -135,28 +131,15 @@ func labelPositions(games []string, v *engine.Variant, skip, every int, cmd, goA
 // readLabels reads a file written by labelPositions and hands every
 // position of the variant to add with its target score and game number.
 func readLabels(name string, v *engine.Variant, add func(p *engine.Position, target float64, game int)) error {
-	f, err := os.Open(name)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		var r labelRecord
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return fmt.Errorf("%s:%d: %v", name, line, err)
-		}
+	return readJSONLines(name, 1<<20, func(r labelRecord) error {
 		if r.Variant != v.ID {
-			continue
+			return nil
 		}
 		p, err := v.ParsePosition(r.Position)
 		if err != nil {
-			return fmt.Errorf("%s:%d: %v", name, line, err)
+			return err
 		}
 		add(p, labelTarget(r.CP), r.Game)
-	}
-	return sc.Err()
+		return nil
+	})
 }
