@@ -61,9 +61,9 @@ func (s *Searcher) searchRoot(rs *rootMoves, depth int, alpha, beta int32) (int3
 	s.pvLen[0] = 0
 	rs.bestChanged = false
 	for i, rm := range rs.moves {
+		s.played(1, rm.m)
 		u := pos.Make(rm.m)
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[1] = rm.m.To
 		var v int32
 		if i == 0 {
 			v = -s.negamax(depth-1, 1, -beta, -alpha, true)
@@ -205,7 +205,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		r := 2 + depth/4
 		u := pos.MakeNull()
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[ply+1] = -1
+		s.lastTo[ply+1], s.lastKey[ply+1] = -1, -1
 		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.UnmakeNull(u)
@@ -251,9 +251,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				continue
 			}
 		}
+		s.played(ply+1, m)
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[ply+1] = m.To
 		var v int32
 		if i == 0 {
 			v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
@@ -365,9 +365,9 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 		// The exchange evaluation of m may have listed the replies to
 		// it: the node below takes them instead of generating again.
 		replies := s.seeRepliesOK
+		s.played(ply+1, m)
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[ply+1] = m.To
 		s.qReplies = replies
 		v := -s.quiesce(ply+1, qdepth+1, -beta, -alpha)
 		s.hist = s.hist[:len(s.hist)-1]
@@ -483,6 +483,7 @@ func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply 
 	if t := s.lastTo[ply]; t >= 0 {
 		counter = s.counter[us][b[t].Kind()][t]
 	}
+	c1, c2 := s.contRows(ply)
 	for i, m := range ms {
 		if m.Same(tm) {
 			sc[i] = orderHash
@@ -511,7 +512,7 @@ func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply 
 		case m.Same(counter):
 			key = orderKiller - 2
 		default:
-			key = s.history[us][mover][m.To]
+			key = s.orderQuiet(us, mover, m.To, c1, c2)
 		}
 		sc[i] = key
 	}
@@ -566,16 +567,62 @@ func (s *Searcher) rememberQuiet(m engine.Move, tried []engine.Move, ply, depth 
 		s.counter[us][pos.Board[t].Kind()][t] = m
 	}
 	bonus := int32(min(16*depth*depth, 1600))
-	s.addHistory(us, pos.Board[m.From].Kind(), m.To, bonus)
+	c1, c2 := s.contRows(ply)
+	s.addHistory(us, pos.Board[m.From].Kind(), m.To, bonus, c1, c2)
 	for _, q := range tried {
-		s.addHistory(us, pos.Board[q.From].Kind(), q.To, -bonus)
+		s.addHistory(us, pos.Board[q.From].Kind(), q.To, -bonus, c1, c2)
 	}
 }
 
-// addHistory moves a history score towards ±historyCap by bonus, less
-// the closer it already is (so that scores stay bounded and recent
-// results weigh more).
-func (s *Searcher) addHistory(us engine.Color, k engine.Kind, to int16, bonus int32) {
+// addHistory moves a quiet move's history scores (its own and its two
+// continuation scores) towards ±historyCap by bonus, less the closer each
+// already is (so that scores stay bounded and recent results weigh more).
+func (s *Searcher) addHistory(us engine.Color, k engine.Kind, to int16, bonus int32, c1, c2 []int16) {
 	h := &s.history[us][k][to]
 	*h += bonus - *h*max(bonus, -bonus)/historyCap
+	i := int(k)*s.cells + int(to)
+	for _, row := range [2][]int16{c1, c2} {
+		if row != nil {
+			h := int32(row[i])
+			row[i] = int16(h + bonus - h*max(bonus, -bonus)/historyCap)
+		}
+	}
+}
+
+// played records the move that leads to ply (its destination and the
+// kind that makes it) for the counter-move and continuation histories.
+func (s *Searcher) played(ply int, m engine.Move) {
+	s.lastTo[ply] = m.To
+	s.lastKey[ply] = int32(s.pos.Board[m.From].Kind())*int32(s.cells) + int32(m.To)
+}
+
+// contRows are the continuation-history rows of the moves one and two
+// plies before ply (nil where there is no such move): how quiet moves
+// fared as answers to the opponent's last move and as follow-ups to our
+// own previous one.
+func (s *Searcher) contRows(ply int) (c1, c2 []int16) {
+	n := 7 * s.cells
+	if k := s.lastKey[ply]; k >= 0 {
+		c1 = s.cont[int(k)*n : int(k+1)*n]
+	}
+	if ply >= 1 {
+		if k := s.lastKey[ply-1]; k >= 0 {
+			c2 = s.cont[int(k)*n : int(k+1)*n]
+		}
+	}
+	return c1, c2
+}
+
+// orderQuiet orders a quiet move: its history plus its two continuation
+// scores.
+func (s *Searcher) orderQuiet(us engine.Color, k engine.Kind, to int16, c1, c2 []int16) int32 {
+	v := s.history[us][k][to]
+	i := int(k)*s.cells + int(to)
+	if c1 != nil {
+		v += int32(c1[i])
+	}
+	if c2 != nil {
+		v += int32(c2[i])
+	}
+	return v
 }
