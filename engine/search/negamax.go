@@ -187,14 +187,26 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	quietWindow := alpha > -mateBound && beta < mateBound
 
 	// The static evaluation, for the pruning decisions below (never in
-	// check, where the position is not quiet).
+	// check, where the position is not quiet). The position is improving
+	// when it evaluates above the one two plies up: pruning is then
+	// bolder and reductions smaller.
 	var static int32
-	if !inCheck && !pvNode {
+	improving := false
+	s.static[ply] = noStatic
+	if !inCheck {
 		static = s.evaluate()
+		s.static[ply] = static
+		improving = ply >= 2 && s.static[ply-2] != noStatic && static > s.static[ply-2]
+	}
+	if !inCheck && !pvNode {
 		// Reverse futility: so far above beta near the horizon that no
 		// quiet reply of the opponent is expected to bring it back.
-		if depth <= rfpDepth && quietWindow && static-rfpMargin*int32(depth) >= beta && hasPieces(pos) {
-			return static - rfpMargin*int32(depth)
+		margin := rfpMargin * int32(depth)
+		if improving {
+			margin -= rfpMargin / 2
+		}
+		if depth <= rfpDepth && quietWindow && static-margin >= beta && hasPieces(pos) {
+			return static - margin
 		}
 	}
 
@@ -243,7 +255,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		m := ms[i]
 		noisy := pos.IsNoisy(m)
 		quiet := !noisy && m.Promo == engine.NoKind
-		if i > 0 && prune && quiet && (futile || i >= lateMoveCount[depth]) && !s.isKiller(m, ply) {
+		if i > 0 && prune && quiet && (futile || i >= lateMoves[b2i(improving)][depth]) && !s.isKiller(m, ply) {
 			u := pos.Make(m)
 			check := pos.InCheck()
 			pos.Unmake(m, u)
@@ -265,6 +277,16 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				r = lmr[min(depth, 63)][min(i, 63)]
 				if pvNode {
 					r--
+				}
+				if !improving {
+					r++
+				}
+				// Less for a move with a good history, more for a bad one
+				// (the counter move counts as good).
+				if k := sc[i]; k >= orderKiller-2 {
+					r--
+				} else {
+					r -= int(max(-3*historyCap, min(k, 3*historyCap)) / (historyCap * 3 / 4))
 				}
 				r = max(0, min(r, depth-2))
 			}
@@ -397,7 +419,9 @@ const (
 
 var (
 	futilityMargin = [futilityDepth + 1]int32{0, 150, 300, 450}
-	lateMoveCount  = [futilityDepth + 1]int{0, 6, 10, 18}
+	// lateMoves is the late-move pruning count, when the position is not
+	// improving and when it is.
+	lateMoves = [2][futilityDepth + 1]int{{0, 4, 7, 12}, {0, 6, 10, 18}}
 	// lmr is the late-move reduction by depth and move number.
 	lmr [64][64]int
 )
@@ -625,4 +649,14 @@ func (s *Searcher) orderQuiet(us engine.Color, k engine.Kind, to int16, c1, c2 [
 		v += int32(c2[i])
 	}
 	return v
+}
+
+// noStatic marks a ply without a static evaluation (in check).
+const noStatic = -infinity - 1
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -184,6 +184,9 @@ type Searcher struct {
 	// board's cell count.
 	cont  []int16
 	cells int
+	// static is the static evaluation at each ply of the current line
+	// (noStatic in check).
+	static [maxPly + 1]int32
 	// quiets holds, per ply, the quiet moves searched so far at the node.
 	quiets [maxPly + 1][]engine.Move
 	seeBuf []engine.Move
@@ -403,6 +406,7 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 	}
 	s.killers = [maxPly + 1][2]engine.Move{}
 	s.lastTo[0], s.lastKey[0] = -1, -1
+	s.static[0] = noStatic
 	s.ctx, s.cfg, s.pos = ctx, cfg, root
 	s.bi = infoFor(root.V)
 	s.nodes = 0
