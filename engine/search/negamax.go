@@ -362,6 +362,17 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 			return -mateScore + int32(ply)
 		}
 	} else {
+		// Any table entry is at least as deep as this node: its bound
+		// settles the node when it falls outside the window.
+		if e, hit := s.tt.probe(pos.Hash); hit {
+			v := fromTT(e.score, ply)
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && v >= beta,
+				e.bound == boundUpper && v <= alpha:
+				return v
+			}
+		}
 		stand = s.evaluate()
 		if stand >= beta {
 			return stand
