@@ -173,8 +173,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	if depth <= 0 {
 		return s.quiesce(ply, 0, alpha, beta)
 	}
+	// A singular search (below) looks at this node without one move.
+	excluded := s.excluded[ply]
+	singular := excluded.From != excluded.To
 	e, hit := s.tt.probe(pos.Hash)
-	if hit && int(e.depth) >= depth {
+	if hit && !singular && int(e.depth) >= depth {
 		v := fromTT(e.score, ply)
 		switch {
 		case e.bound == boundExact,
@@ -198,7 +201,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		s.static[ply] = static
 		improving = ply >= 2 && s.static[ply-2] != noStatic && static > s.static[ply-2]
 	}
-	if !inCheck && !pvNode {
+	if !inCheck && !pvNode && !singular {
 		// Reverse futility: so far above beta near the horizon that no
 		// quiet reply of the opponent is expected to bring it back.
 		margin := rfpMargin * int32(depth)
@@ -212,7 +215,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 
 	// Null move: if passing still holds beta, a real move will too. Not in
 	// check, not in pawn endings (zugzwang) and not near mate scores.
-	if allowNull && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
+	if allowNull && !singular && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
 		static >= beta {
 		r := 2 + depth/4
 		u := pos.MakeNull()
@@ -229,6 +232,31 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		}
 	}
 
+	// Singular extension: when the table's move holds a lower bound this
+	// deep and no other move comes near it in a shallower search without
+	// it, the move is searched a ply deeper; when another move also beats
+	// beta there, the node fails high at once (two refutations).
+	tm := ttMove(e, hit)
+	extend := 0
+	if !singular && ply > 0 && depth >= seDepth && hit && tm.From != tm.To &&
+		e.bound != boundUpper && int(e.depth) >= depth-3 {
+		if tv := fromTT(e.score, ply); tv > -mateBound && tv < mateBound {
+			sBeta := tv - seMargin*int32(depth)
+			s.excluded[ply] = tm
+			v := s.negamax((depth-1)/2, ply, sBeta-1, sBeta, false)
+			s.excluded[ply] = engine.Move{}
+			if s.stopped {
+				return 0
+			}
+			switch {
+			case v < sBeta:
+				extend = 1
+			case sBeta >= beta:
+				return sBeta
+			}
+		}
+	}
+
 	ms := pos.AppendLegal(s.moves[ply][:0])
 	s.moves[ply] = ms[:0]
 	if len(ms) == 0 {
@@ -238,7 +266,6 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		return 0
 	}
 	sc := s.scoreBuf(ply, len(ms))
-	tm := ttMove(e, hit)
 	s.scoreMoves(ms, sc, tm, ply)
 
 	origAlpha := alpha
@@ -253,6 +280,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	for i := range ms {
 		s.pickNext(ms, sc, i)
 		m := ms[i]
+		if singular && m.Same(excluded) {
+			continue
+		}
 		noisy := pos.IsNoisy(m)
 		quiet := !noisy && m.Promo == engine.NoKind
 		if i > 0 && prune && quiet && (futile || i >= lateMoves[b2i(improving)][depth]) && !s.isKiller(m, ply) {
@@ -268,7 +298,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		s.hist = append(s.hist, pos.Hash)
 		var v int32
 		if i == 0 {
-			v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+			if m.Same(tm) {
+				v = -s.negamax(depth-1+extend, ply+1, -beta, -alpha, true)
+			} else {
+				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+			}
 		} else {
 			// Late move reduction for quiet moves down the order, growing
 			// with the depth and the move's rank.
@@ -331,7 +365,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	case best > origAlpha:
 		bound = boundExact
 	}
-	s.tt.store(pos.Hash, depth, best, bound, bestMove, ply)
+	if !singular {
+		s.tt.store(pos.Hash, depth, best, bound, bestMove, ply)
+	}
 	return best
 }
 
@@ -426,6 +462,9 @@ const (
 	rfpDepth      = 6
 	rfpMargin     = 90
 	futilityDepth = 3
+	// Singular extensions from this depth on, with a margin per ply.
+	seDepth  = 6
+	seMargin = 2
 )
 
 var (

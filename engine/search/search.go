@@ -187,6 +187,8 @@ type Searcher struct {
 	// static is the static evaluation at each ply of the current line
 	// (noStatic in check).
 	static [maxPly + 1]int32
+	// excluded is the move a singular search leaves out at its ply.
+	excluded [maxPly + 1]engine.Move
 	// quiets holds, per ply, the quiet moves searched so far at the node.
 	quiets [maxPly + 1][]engine.Move
 	seeBuf []engine.Move
