@@ -406,6 +406,9 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 	for i := range s.cont {
 		s.cont[i] /= 8
 	}
+	if !s.shared {
+		s.tt.newSearch()
+	}
 	s.killers = [maxPly + 1][2]engine.Move{}
 	s.lastTo[0], s.lastKey[0] = -1, -1
 	s.static[0] = noStatic
