@@ -115,7 +115,7 @@ func (p *Position) MobilityAttacksOf(c Color, cells []int16, att []uint64, each 
 	var low uint64
 	mark := func(t int16) {
 		if t < 64 {
-			low |= 1 << uint(t)
+			low |= 1 << (uint(t) & 63)
 		} else {
 			att[t>>6] |= 1 << (uint(t) & 63)
 		}
