@@ -77,33 +77,68 @@ func (p *Position) UnmakeNull(u NullUndo) {
 // pawns and duplicate paths are not). It adapts to every board by walking
 // the same tables as move generation.
 func (p *Position) Mobility(c Color) [7]int {
-	return p.MobilityAttacks(c, make([]uint64, (p.g.N+63)/64), nil)
+	n, _ := p.MobilityAttacks(c, make([]uint64, (p.g.N+63)/64), nil)
+	return n
 }
 
-// MobilityBuckets is the size of the per-piece table MobilityAttacks
-// fills: a piece with more destinations counts in the last bucket.
+// MobilityBuckets is the number of destination counts MobilityAttacks
+// tells apart per piece: a piece with more destinations counts as the last.
 const MobilityBuckets = 32
 
 // MobilityAttacks is Mobility, and also marks in att (a bit set of at
 // least (N+63)/64 words, not cleared here) every cell a piece of colour c
 // attacks: what Attacked(cell, c) answers, for all cells in one walk.
-// When each is not nil, each[kind][m] is incremented for every piece
-// (other than a pawn) with m destinations.
-func (p *Position) MobilityAttacks(c Color, att []uint64, each *[7][MobilityBuckets]int32) (n [7]int) {
+// For every piece other than a pawn it appends to each its kind and
+// destinations as kind*MobilityBuckets + min(destinations,
+// MobilityBuckets-1), and returns the longer slice: a list per piece,
+// rather than a table by kind and count, so that the evaluation's cost
+// grows with the pieces and not with the table.
+func (p *Position) MobilityAttacks(c Color, att []uint64, each []uint16) (n [7]int, buckets []uint16) {
+	var buf [64]int16
+	cells := buf[:0]
+	for o, pc := range p.Board {
+		if pc != 0 && pc.Color() == c {
+			cells = append(cells, int16(o))
+		}
+	}
+	return p.MobilityAttacksOf(c, cells, att, each)
+}
+
+// MobilityAttacksOf is MobilityAttacks for the pieces of colour c on the
+// given cells (all of c's pieces, for the same answer): a caller that has
+// already walked the board spares the walk.
+func (p *Position) MobilityAttacksOf(c Color, cells []int16, att []uint64, each []uint16) (n [7]int, buckets []uint16) {
 	g := p.g
 	b := p.Board
-	mark := func(t int16) { att[t>>6] |= 1 << (uint(t) & 63) }
-	for o, pc := range b {
-		if pc == 0 || pc.Color() != c {
+	// The first 64 cells (all of them on an 8x8 board) are marked in a
+	// register: marking them in memory makes every mark wait for the last.
+	var low uint64
+	mark := func(t int16) {
+		if t < 64 {
+			low |= 1 << (uint(t) & 63)
+		} else {
+			att[t>>6] |= 1 << (uint(t) & 63)
+		}
+	}
+	partner := g.hasPartner
+	own := Piece(c) << 3 // the colour bit of c's pieces
+	for _, o := range cells {
+		pc := b[o]
+		if pc == 0 || pc&colorBit != own {
 			continue
 		}
 		k := pc.Kind()
-		before := n[k]
-		switch k {
-		case Pawn:
+		if k == Pawn {
 			for _, t := range g.PawnCap[c][pc.Dir()][o] {
 				mark(t)
 			}
+			if g.Twin != nil {
+				mark(g.Twin[o])
+			}
+			continue
+		}
+		moves := 0
+		switch k {
 		case Knight, King:
 			tbl := g.Knight[o]
 			if k == King {
@@ -111,8 +146,12 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each *[7][MobilityBuck
 			}
 			for _, t := range tbl {
 				mark(t)
-				if x := b[t]; x == 0 && p.free(t) || x != 0 && x.Color() != c {
-					n[k]++
+				if x := b[t]; x != 0 {
+					if x&colorBit != own {
+						moves++
+					}
+				} else if !partner || g.Partner[t] < 0 || b[g.Partner[t]] == 0 {
+					moves++
 				}
 			}
 		case Bishop, Rook, Queen:
@@ -121,33 +160,31 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each *[7][MobilityBuck
 				nd := &nodes[i]
 				mark(nd.Cell)
 				if x := b[nd.Cell]; x != 0 {
-					if x.Color() != c {
-						n[k]++
+					if x&colorBit != own {
+						moves++
 					}
 					i = int(nd.Skip)
 					continue
 				}
-				if g.hasPartner {
+				if partner {
 					if pp := g.Partner[nd.Cell]; pp >= 0 && b[pp] != 0 {
 						i = int(nd.Skip)
 						continue
 					}
 				}
-				n[k]++
+				moves++
 				i++
 			}
 		}
 		if g.Twin != nil {
 			mark(g.Twin[o])
-			if k != Pawn {
-				if x := b[g.Twin[o]]; x == 0 || x.Color() != c {
-					n[k]++
-				}
+			if x := b[g.Twin[o]]; x == 0 || x&colorBit != own {
+				moves++
 			}
 		}
-		if each != nil && k != Pawn {
-			each[k][min(n[k]-before, MobilityBuckets-1)]++
-		}
+		n[k] += moves
+		each = append(each, uint16(int(k)*MobilityBuckets+min(moves, MobilityBuckets-1)))
 	}
-	return n
+	att[0] |= low
+	return n, each
 }

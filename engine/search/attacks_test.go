@@ -17,8 +17,11 @@ func TestMobilityAttacks(t *testing.T) {
 		for _, p := range randomPositions(v, rng, 60, 80) {
 			for c := engine.White; c <= engine.Black; c++ {
 				att := make([]uint64, (n+63)/64)
+				mob, list := p.MobilityAttacks(c, att, nil)
 				var each [7][engine.MobilityBuckets]int32
-				mob := p.MobilityAttacks(c, att, &each)
+				for _, m := range list {
+					each[m/engine.MobilityBuckets][m%engine.MobilityBuckets]++
+				}
 				var pieces [7]int32
 				for _, pc := range p.Board {
 					if pc != 0 && pc.Color() == c {

@@ -56,14 +56,17 @@ type boardInfo struct {
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
-	// pawnWay[colour][dir][cell] are the cells a pawn there still has to
-	// cross (by pushes, up to the promotion cells), as a bit set; pawnStop
-	// adds the cells from which an enemy pawn attacks one of them or the
-	// pawn itself: with no enemy pawn there, the pawn is passed.
-	pawnWay, pawnStop [2][2][][]uint64
-	// guardFrom[colour][dir][cell]: cells from which a pawn of that colour
-	// and direction guards the cell, as a bit set.
-	guardFrom [2][2][][]uint64
+	// pawnWay[colour][dir][cell*words:(cell+1)*words] are the cells a pawn
+	// there still has to cross (by pushes, up to the promotion cells), as a
+	// bit set; pawnStop adds the cells from which an enemy pawn attacks one
+	// of them or the pawn itself: with no enemy pawn there, the pawn is
+	// passed. One array per table keeps them in few cache lines.
+	pawnWay, pawnStop [2][2][]uint64
+	// pawnCap[colour][dir] are the cells a pawn attacks, laid out as
+	// pawnWay (the capture tables never list a cell twice).
+	pawnCap [2][2][]uint64
+	// words is the length of a bit set of cells.
+	words int
 }
 
 var boardCache sync.Map // *engine.Variant → *boardInfo
@@ -79,7 +82,7 @@ func infoFor(v *engine.Variant) *boardInfo {
 func buildInfo(v *engine.Variant) *boardInfo {
 	g := v.Geo
 	n := g.N
-	bi := &boardInfo{n: n}
+	bi := &boardInfo{n: n, words: (n + 63) / 64}
 	for c := 0; c < 2; c++ {
 		for d := 0; d < 2; d++ {
 			bi.promoDist[c][d] = promotionDistance(n, g.PawnPush[c][d], g.Promo[c][d])
@@ -190,19 +193,21 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	var mat, force, pawns [2]int32
 	var mg, eg [2]int32
 	var bishops [2]int
-	var pieceBuf [64]int
+	var pieceBuf, pawnBuf [64]int16
+	var ownBuf [2][64]int16
 	pieces := pieceBuf[:0] // cells of the knights, bishops, rooks and queens
-	ps := &pawnSets{}
+	pawnCells := pawnBuf[:0]
+	own := [2][]int16{ownBuf[0][:0], ownBuf[1][:0]} // every piece's cell, by colour
+	var ps pawnSets
+	var prey [2][8]uint64 // the knights, bishops, rooks and queens, by colour
 	structure := bi.pawnStructure
-	if structure {
-		ps.fill(b)
-	}
 	for c, pc := range b {
 		if pc == 0 {
 			continue
 		}
 		col := pc.Color()
 		k := pc.Kind()
+		own[col] = append(own[col], int16(c))
 		mat[col] += value[k]
 		i := bi.pstIndex(col, k, c)
 		mg[col] += w[i]
@@ -210,26 +215,24 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		switch k {
 		case engine.Pawn:
 			pawns[col]++
+			if structure {
+				ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+				pawnCells = append(pawnCells, int16(c))
+			}
 			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
 				mg[col] += w[wProgress+2*int(d)]
 				eg[col] += w[wProgress+2*int(d)+1]
-				if structure && bi.passed(ps, col, pc.Dir(), c) {
-					mg[col] += w[wPassed+2*int(d)]
-					eg[col] += w[wPassed+2*int(d)+1]
-				}
-			}
-			if structure {
-				guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)
-				mg[col] += guarded*w[wGuarded] + stacked*w[wStacked] + hits*w[wPawnHit]
-				eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1] + hits*w[wPawnHit+1]
 			}
 		case engine.King:
 			continue
 		case engine.Bishop:
 			bishops[col]++
 		}
+		if k != engine.Pawn {
+			prey[col][c>>6] |= 1 << (uint(c) & 63)
+		}
 		if k != engine.Pawn && bi.hanging {
-			pieces = append(pieces, c)
+			pieces = append(pieces, int16(c))
 		}
 		mg[col] += w[wMaterial+2*int(k)]
 		eg[col] += w[wMaterial+2*int(k)+1]
@@ -237,30 +240,47 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			force[col] += value[k]
 		}
 	}
+	if structure {
+		var hits [2]int32
+		for _, c := range pawnCells {
+			pc := b[c]
+			col := pc.Color()
+			hits[col] += bi.pawnAttack(&ps, &prey[col.Other()], col, pc.Dir(), int(c))
+		}
+		for col := range hits {
+			mg[col] += hits[col] * w[wPawnHit]
+			eg[col] += hits[col] * w[wPawnHit+1]
+		}
+		for _, c := range pawnCells {
+			pc := b[c]
+			col, dir := pc.Color(), pc.Dir()
+			if d := bi.promoDist[col][dir][c]; d > 0 && int(d) < len(pawnBonus) && bi.passed(&ps, col, dir, int(c)) {
+				mg[col] += w[wPassed+2*int(d)]
+				eg[col] += w[wPassed+2*int(d)+1]
+			}
+			guarded, stacked := bi.pawnShape(&ps, col, dir, int(c))
+			mg[col] += guarded*w[wGuarded] + stacked*w[wStacked]
+			eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1]
+		}
+	}
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
 
 	// Mobility and the cells each side attacks, in one walk per side.
 	var att [2][8]uint64
-	words := (bi.n + 63) / 64
+	words := bi.words
 	for c := 0; c < 2; c++ {
-		var each [7][engine.MobilityBuckets]int32
-		var table *[7][engine.MobilityBuckets]int32
-		if bi.mobTable {
-			table = &each
-		}
-		mob := p.MobilityAttacks(engine.Color(c), att[c][:words], table)
+		var bucketBuf [64]uint16
+		mob, buckets := p.MobilityAttacksOf(engine.Color(c), own[c], att[c][:words], bucketBuf[:0])
 		for k, cnt := range mob {
 			mg[c] += w[wMobility+2*k] * int32(cnt)
 			eg[c] += w[wMobility+2*k+1] * int32(cnt)
 		}
-		for k := engine.Knight; table != nil && k <= engine.King; k++ {
-			for m, cnt := range each[k] {
-				if cnt != 0 {
-					i := wMobTable + (int(k)*engine.MobilityBuckets+m)*2
-					mg[c] += w[i] * cnt
-					eg[c] += w[i+1] * cnt
-				}
+		if bi.mobTable {
+			for _, m := range buckets {
+				i := wMobTable + int(m)*2
+				mg[c] += w[i]
+				eg[c] += w[i+1]
 			}
 		}
 	}
@@ -311,52 +331,75 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 }
 
 // pawnSets are the cells of the pawns on the board, by colour and
-// direction, as bit sets (boards have at most 512 cells).
-type pawnSets [2][2][8]uint64
+// direction, and the cells they attack, by colour, as bit sets (boards
+// have at most 512 cells).
+type pawnSets struct {
+	on  [2][2][8]uint64
+	att [2][8]uint64
+}
 
+// any reports whether a pawn of colour c stands on one of the cells of
+// mask.
 func (ps *pawnSets) any(c engine.Color, mask []uint64) bool {
 	for i, m := range mask {
-		if (ps[c][0][i]|ps[c][1][i])&m != 0 {
+		if (ps.on[c][0][i]|ps.on[c][1][i])&m != 0 {
 			return true
 		}
 	}
 	return false
 }
 
+// pawnAttack marks the cells the pawn attacks in ps and counts the pieces
+// of prey on them.
+func (bi *boardInfo) pawnAttack(ps *pawnSets, prey *[8]uint64, col engine.Color, dir, cell int) (hits int32) {
+	att := &ps.att[col]
+	for i, m := range bi.pawnCap[col][dir][cell*bi.words : (cell+1)*bi.words] {
+		att[i&7] |= m
+		hits += int32(bits.OnesCount64(m & prey[i&7]))
+	}
+	return hits
+}
+
 // passed reports whether no enemy pawn stands on the pawn's way or where
 // it could capture on it.
 func (bi *boardInfo) passed(ps *pawnSets, col engine.Color, dir, cell int) bool {
-	return !ps.any(col.Other(), bi.pawnStop[col][dir][cell])
+	return !ps.any(col.Other(), bi.pawnStop[col][dir][cell*bi.words:(cell+1)*bi.words])
+}
+
+// pawnShape tells of one pawn whether an own pawn guards it and whether an
+// own pawn stands on its way (ps.att filled for every pawn).
+func (bi *boardInfo) pawnShape(ps *pawnSets, col engine.Color, dir, cell int) (guarded, stacked int32) {
+	if ps.att[col][(cell>>6)&7]&(1<<(uint(cell)&63)) != 0 {
+		guarded = 1
+	}
+	if ps.any(col, bi.pawnWay[col][dir][cell*bi.words:(cell+1)*bi.words]) {
+		stacked = 1
+	}
+	return guarded, stacked
 }
 
 // pawnFacts counts for one pawn: whether an own pawn guards it, whether an
 // own pawn stands on its way, and the enemy pieces other than pawns it
-// attacks.
+// attacks (ps filled by fill).
 func (bi *boardInfo) pawnFacts(p *engine.Position, ps *pawnSets, col engine.Color, dir, cell int) (guarded, stacked, hits int32) {
-	for d := range bi.guardFrom[col] {
-		for i, m := range bi.guardFrom[col][d][cell] {
-			if ps[col][d][i]&m != 0 {
-				guarded = 1
-			}
+	guarded, stacked = bi.pawnShape(ps, col, dir, cell)
+	var prey [8]uint64
+	for c, pc := range p.Board {
+		if pc != 0 && pc.Color() != col && pc.Kind() != engine.Pawn && pc.Kind() != engine.King {
+			prey[c>>6] |= 1 << (uint(c) & 63)
 		}
 	}
-	if ps.any(col, bi.pawnWay[col][dir][cell]) {
-		stacked = 1
-	}
-	b := p.Board
-	for _, t := range p.Geo().PawnCap[col][dir][cell] {
-		if pc := b[t]; pc != 0 && pc.Color() != col && pc.Kind() != engine.Pawn && pc.Kind() != engine.King {
-			hits++
-		}
-	}
-	return guarded, stacked, hits
+	var scratch pawnSets
+	return guarded, stacked, bi.pawnAttack(&scratch, &prey, col, dir, cell)
 }
 
-// fill collects the pawns of the board.
-func (ps *pawnSets) fill(b []engine.Piece) {
-	for c, pc := range b {
+// fill collects the pawns of the position and the cells they attack.
+func (ps *pawnSets) fill(p *engine.Position, bi *boardInfo) {
+	var none [8]uint64
+	for c, pc := range p.Board {
 		if pc != 0 && pc.Kind() == engine.Pawn {
-			ps[pc.Color()][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+			ps.on[pc.Color()][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+			bi.pawnAttack(ps, &none, pc.Color(), pc.Dir(), c)
 		}
 	}
 }
@@ -424,23 +467,29 @@ func pawnTables(bi *boardInfo, g *engine.Geometry) {
 			}
 		}
 	}
-	words := (n + 63) / 64
-	set := func(cells []int16) []uint64 {
-		m := make([]uint64, words)
+	words := bi.words
+	set := func(m []uint64, cells []int16) {
 		for _, x := range cells {
 			m[x>>6] |= 1 << (uint(x) & 63)
 		}
-		return m
 	}
 	for c := 0; c < 2; c++ {
 		them := 1 - c
 		for d := 0; d < 2; d++ {
-			bi.guardFrom[c][d] = make([][]uint64, n)
-			bi.pawnWay[c][d] = make([][]uint64, n)
-			bi.pawnStop[c][d] = make([][]uint64, n)
+			bi.pawnCap[c][d] = make([]uint64, n*words)
+			for cell, ts := range g.PawnCap[c][d] {
+				m := bi.pawnCap[c][d][cell*words : (cell+1)*words]
+				for _, t := range ts {
+					if m[t>>6]&(1<<(uint(t)&63)) != 0 {
+						panic("search: a pawn capture table lists a cell twice")
+					}
+				}
+				set(m, ts)
+			}
+			bi.pawnWay[c][d] = make([]uint64, n*words)
+			bi.pawnStop[c][d] = make([]uint64, n*words)
 			push := g.PawnPush[c][d]
 			for cell := 0; cell < n; cell++ {
-				bi.guardFrom[c][d][cell] = set(capFrom[c][d][cell])
 				var way []int16
 				if push != nil {
 					way = pawnWay(push, g.Promo[c][d], cell)
@@ -455,8 +504,8 @@ func pawnTables(bi *boardInfo, g *engine.Geometry) {
 						}
 					}
 				}
-				bi.pawnWay[c][d][cell] = set(way)
-				bi.pawnStop[c][d][cell] = set(stop)
+				set(bi.pawnWay[c][d][cell*words:(cell+1)*words], way)
+				set(bi.pawnStop[c][d][cell*words:(cell+1)*words], stop)
 			}
 		}
 	}

@@ -91,7 +91,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	var bishops [2]int
 	sign := [2]float32{1, -1}
 	ps := &pawnSets{}
-	ps.fill(b)
+	ps.fill(p, bi)
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -136,18 +136,14 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		if bishops[c] >= 2 {
 			emit(wBishops, sign[c])
 		}
-		var each [7][engine.MobilityBuckets]int32
-		for k, cnt := range p.MobilityAttacks(col, make([]uint64, (bi.n+63)/64), &each) {
+		mob, buckets := p.MobilityAttacks(col, make([]uint64, bi.words), nil)
+		for k, cnt := range mob {
 			if cnt != 0 {
 				emit(wMobility+2*k, sign[c]*float32(cnt))
 			}
 		}
-		for k := engine.Knight; k <= engine.King; k++ {
-			for m, cnt := range each[k] {
-				if cnt != 0 {
-					emit(wMobTable+(int(k)*engine.MobilityBuckets+m)*2, sign[c]*float32(cnt))
-				}
-			}
+		for _, m := range buckets {
+			emit(wMobTable+int(m)*2, sign[c])
 		}
 		if k := p.King[c]; k >= 0 {
 			hits, shield := 0, 0

@@ -168,26 +168,26 @@ func TestPawnStructure(t *testing.T) {
 		{"c6", engine.Black, true},
 	} {
 		want := tc.passed
-		if got := bi.passed(pawnsOf(b), tc.col, b[cell(tc.cell)].Dir(), cell(tc.cell)); got != want {
+		if got := bi.passed(pawnsOf(pos, bi), tc.col, b[cell(tc.cell)].Dir(), cell(tc.cell)); got != want {
 			t.Errorf("%s passed: %v, want %v", tc.cell, got, want)
 		}
 	}
-	g, s, h := bi.pawnFacts(pos, pawnsOf(b), engine.White, 0, cell("g4"))
+	g, s, h := bi.pawnFacts(pos, pawnsOf(pos, bi), engine.White, 0, cell("g4"))
 	if g != 1 || s != 1 || h != 0 {
 		t.Errorf("g4: guarded %d stacked %d hits %d, want 1 1 0", g, s, h)
 	}
-	g, s, h = bi.pawnFacts(pos, pawnsOf(b), engine.White, 0, cell("g5"))
+	g, s, h = bi.pawnFacts(pos, pawnsOf(pos, bi), engine.White, 0, cell("g5"))
 	if g != 0 || s != 0 || h != 1 {
 		t.Errorf("g5: guarded %d stacked %d hits %d, want 0 0 1", g, s, h)
 	}
-	g, _, _ = bi.pawnFacts(pos, pawnsOf(b), engine.Black, b[cell("c6")].Dir(), cell("c6"))
+	g, _, _ = bi.pawnFacts(pos, pawnsOf(pos, bi), engine.Black, b[cell("c6")].Dir(), cell("c6"))
 	if g != 1 {
 		t.Errorf("c6 guarded %d, want 1 (by d7)", g)
 	}
 }
 
-func pawnsOf(b []engine.Piece) *pawnSets {
+func pawnsOf(p *engine.Position, bi *boardInfo) *pawnSets {
 	ps := &pawnSets{}
-	ps.fill(b)
+	ps.fill(p, bi)
 	return ps
 }

@@ -1,0 +1,182 @@
+package search
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"topochess/engine"
+)
+
+// evaluate's bit sets, piece lists and flat tables are there for speed
+// only: it must return exactly what the terms say, computed the plain way
+// (cell by cell, Attacked for attacks, the geometry's move lists for pawn
+// structure), on every board and with any weights.
+func TestEvaluateMatchesPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for _, id := range engine.Variants() {
+		v, _ := engine.GetVariant(id)
+		shipped := infoFor(v)
+		random := *shipped
+		random.w = make([]int32, weightCount(random.classes))
+		for i := range random.w {
+			random.w[i] = int32(rng.IntN(201) - 100)
+		}
+		random.pawnStructure, random.mobTable, random.hanging = true, true, true
+		ps := randomPositions(v, rng, 400, 120)
+		if len(ps) < 300 {
+			t.Fatalf("%s: only %d positions", id, len(ps))
+		}
+		for _, p := range ps {
+			for _, bi := range []*boardInfo{shipped, &random} {
+				if got, want := evaluate(p, bi), evaluatePlain(p, bi); got != want {
+					t.Fatalf("%s %s: evaluate %d, plain %d", id, p.String(), got, want)
+				}
+			}
+		}
+	}
+}
+
+// evaluatePlain is evaluate written term by term without its shortcuts.
+func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
+	g := p.Geo()
+	b := p.Board
+	w := bi.w
+	var mat, force, pawns, mg, eg [2]int32
+	var bishops [2]int
+	add := func(col engine.Color, i int, n int32) {
+		mg[col] += n * w[i]
+		eg[col] += n * w[i+1]
+	}
+	for c, pc := range b {
+		if pc == 0 {
+			continue
+		}
+		col, k := pc.Color(), pc.Kind()
+		mat[col] += value[k]
+		add(col, bi.pstIndex(col, k, c), 1)
+		if k == engine.King {
+			continue
+		}
+		add(col, wMaterial+2*int(k), 1)
+		if k == engine.Bishop {
+			bishops[col]++
+		}
+		if k == engine.Pawn {
+			pawns[col]++
+			d := bi.promoDist[col][pc.Dir()][c]
+			progress := d > 0 && int(d) < len(pawnBonus)
+			if progress {
+				add(col, wProgress+2*int(d), 1)
+			}
+			if bi.pawnStructure {
+				passed, guarded, stacked, hits := plainPawn(p, c)
+				if progress && passed {
+					add(col, wPassed+2*int(d), 1)
+				}
+				add(col, wGuarded, guarded)
+				add(col, wStacked, stacked)
+				add(col, wPawnHit, hits)
+			}
+			continue
+		}
+		force[col] += value[k]
+		if bi.hanging && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
+			add(col, wHanging+2*int(k), 1)
+		}
+	}
+	for c := engine.White; c <= engine.Black; c++ {
+		mob, list := p.MobilityAttacks(c, make([]uint64, bi.words), nil)
+		for k, n := range mob {
+			add(c, wMobility+2*k, int32(n))
+		}
+		if bi.mobTable {
+			for _, m := range list {
+				add(c, wMobTable+2*int(m), 1)
+			}
+		}
+		if bishops[c] >= 2 {
+			add(c, wBishops, 1)
+		}
+		if k := p.King[c]; k >= 0 {
+			them := c.Other()
+			var hits, shield int32
+			var seen []int16
+			for _, t := range g.KingSteps[k] {
+				if !slices.Contains(seen, t) && p.Attacked(int(t), them) {
+					hits++
+				}
+				seen = append(seen, t)
+				if x := b[t]; x != 0 && x.Kind() == engine.Pawn && x.Color() == c {
+					shield++
+				}
+			}
+			scale := min(force[them], bi.startForce)
+			kt := wKingTable + 2*int(min(hits, kingTableSize-1))
+			mg[c] += (hits*w[wKingZone] + w[kt]) * scale / bi.startForce
+			eg[c] += (hits*w[wKingZone+1] + w[kt+1]) * scale / bi.startForce
+			add(c, wShield, shield)
+		}
+	}
+	add(p.Side, wTempo, 1)
+	phaseNum := min(force[0]+force[1], 2*bi.startForce)
+	phaseDen := 2 * bi.startForce
+	var score [2]int32
+	for c := range score {
+		score[c] = (mg[c]*phaseNum + eg[c]*(phaseDen-phaseNum)) / phaseDen
+	}
+	extraTerms(p, bi, mat, force, pawns, &score)
+	return score[p.Side] - score[p.Side.Other()]
+}
+
+// plainPawn tells of the pawn on cell: whether it is passed (no enemy pawn
+// on its way or where a pawn of its colour, in either direction, would
+// capture on its way or on it), guarded by an own
+// pawn, stacked behind an own pawn on its way, and how many enemy pieces
+// other than pawns and the king it attacks.
+func plainPawn(p *engine.Position, cell int) (passed bool, guarded, stacked, hits int32) {
+	g := p.Geo()
+	b := p.Board
+	pc := b[cell]
+	col, dir := pc.Color(), pc.Dir()
+	var way []int16
+	if g.PawnPush[col][dir] != nil {
+		way = pawnWay(g.PawnPush[col][dir], g.Promo[col][dir], cell)
+	}
+	path := append([]int16{int16(cell)}, way...)
+	passed = true
+	for x, y := range b {
+		if y == 0 || y.Kind() != engine.Pawn || x == cell {
+			continue
+		}
+		onWay := slices.Contains(way, int16(x))
+		if y.Color() == col {
+			if onWay {
+				stacked = 1
+			}
+			if slices.Contains(g.PawnCap[col][y.Dir()][x], int16(cell)) {
+				guarded = 1
+			}
+			continue
+		}
+		if onWay {
+			passed = false
+		}
+		for _, caps := range g.PawnCap[y.Color()] { // either direction
+			if caps == nil {
+				continue
+			}
+			for _, t := range caps[x] {
+				if slices.Contains(path, t) {
+					passed = false
+				}
+			}
+		}
+	}
+	for _, t := range g.PawnCap[col][dir][cell] {
+		if y := b[t]; y != 0 && y.Color() != col && y.Kind() != engine.Pawn && y.Kind() != engine.King {
+			hits++
+		}
+	}
+	return passed, guarded, stacked, hits
+}
