@@ -61,9 +61,9 @@ func (s *Searcher) searchRoot(rs *rootMoves, depth int, alpha, beta int32) (int3
 	s.pvLen[0] = 0
 	rs.bestChanged = false
 	for i, rm := range rs.moves {
+		s.played(1, rm.m)
 		u := pos.Make(rm.m)
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[1] = rm.m.To
 		var v int32
 		if i == 0 {
 			v = -s.negamax(depth-1, 1, -beta, -alpha, true)
@@ -173,8 +173,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	if depth <= 0 {
 		return s.quiesce(ply, 0, alpha, beta)
 	}
+	// A singular search (below) looks at this node without one move.
+	excluded := s.excluded[ply]
+	singular := excluded.From != excluded.To
 	e, hit := s.tt.probe(pos.Hash)
-	if hit && int(e.depth) >= depth {
+	if hit && !singular && int(e.depth) >= depth {
 		v := fromTT(e.score, ply)
 		switch {
 		case e.bound == boundExact,
@@ -187,25 +190,37 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	quietWindow := alpha > -mateBound && beta < mateBound
 
 	// The static evaluation, for the pruning decisions below (never in
-	// check, where the position is not quiet).
+	// check, where the position is not quiet). The position is improving
+	// when it evaluates above the one two plies up: pruning is then
+	// bolder and reductions smaller.
 	var static int32
-	if !inCheck && !pvNode {
+	improving := false
+	s.static[ply] = noStatic
+	if !inCheck {
 		static = s.evaluate()
+		s.static[ply] = static
+		improving = ply >= 2 && s.static[ply-2] != noStatic && static > s.static[ply-2]
+	}
+	if !inCheck && !pvNode && !singular {
 		// Reverse futility: so far above beta near the horizon that no
 		// quiet reply of the opponent is expected to bring it back.
-		if depth <= rfpDepth && quietWindow && static-rfpMargin*int32(depth) >= beta && hasPieces(pos) {
-			return static - rfpMargin*int32(depth)
+		margin := rfpMargin * int32(depth)
+		if improving {
+			margin -= rfpMargin / 2
+		}
+		if depth <= rfpDepth && quietWindow && static-margin >= beta && hasPieces(pos) {
+			return static - margin
 		}
 	}
 
 	// Null move: if passing still holds beta, a real move will too. Not in
 	// check, not in pawn endings (zugzwang) and not near mate scores.
-	if allowNull && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
+	if allowNull && !singular && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
 		static >= beta {
 		r := 2 + depth/4
 		u := pos.MakeNull()
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[ply+1] = -1
+		s.lastTo[ply+1], s.lastKey[ply+1] = -1, -1
 		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.UnmakeNull(u)
@@ -214,6 +229,31 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		}
 		if v >= beta {
 			return beta
+		}
+	}
+
+	// Singular extension: when the table's move holds a lower bound this
+	// deep and no other move comes near it in a shallower search without
+	// it, the move is searched a ply deeper; when another move also beats
+	// beta there, the node fails high at once (two refutations).
+	tm := ttMove(e, hit)
+	extend := 0
+	if !singular && ply > 0 && depth >= seDepth && hit && tm.From != tm.To &&
+		e.bound != boundUpper && int(e.depth) >= depth-3 {
+		if tv := fromTT(e.score, ply); tv > -mateBound && tv < mateBound {
+			sBeta := tv - seMargin*int32(depth)
+			s.excluded[ply] = tm
+			v := s.negamax((depth-1)/2, ply, sBeta-1, sBeta, false)
+			s.excluded[ply] = engine.Move{}
+			if s.stopped {
+				return 0
+			}
+			switch {
+			case v < sBeta:
+				extend = 1
+			case sBeta >= beta:
+				return sBeta
+			}
 		}
 	}
 
@@ -226,7 +266,6 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		return 0
 	}
 	sc := s.scoreBuf(ply, len(ms))
-	tm := ttMove(e, hit)
 	s.scoreMoves(ms, sc, tm, ply)
 
 	origAlpha := alpha
@@ -241,9 +280,12 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	for i := range ms {
 		s.pickNext(ms, sc, i)
 		m := ms[i]
+		if singular && m.Same(excluded) {
+			continue
+		}
 		noisy := pos.IsNoisy(m)
 		quiet := !noisy && m.Promo == engine.NoKind
-		if i > 0 && prune && quiet && (futile || i >= lateMoveCount[depth]) && !s.isKiller(m, ply) {
+		if i > 0 && prune && quiet && (futile || i >= lateMoves[b2i(improving)][depth]) && !s.isKiller(m, ply) {
 			u := pos.Make(m)
 			check := pos.InCheck()
 			pos.Unmake(m, u)
@@ -251,12 +293,16 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				continue
 			}
 		}
+		s.played(ply+1, m)
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[ply+1] = m.To
 		var v int32
 		if i == 0 {
-			v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+			if m.Same(tm) {
+				v = -s.negamax(depth-1+extend, ply+1, -beta, -alpha, true)
+			} else {
+				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+			}
 		} else {
 			// Late move reduction for quiet moves down the order, growing
 			// with the depth and the move's rank.
@@ -265,6 +311,16 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				r = lmr[min(depth, 63)][min(i, 63)]
 				if pvNode {
 					r--
+				}
+				if !improving {
+					r++
+				}
+				// Less for a move with a good history, more for a bad one
+				// (the counter move counts as good).
+				if k := sc[i]; k >= orderKiller-2 {
+					r--
+				} else {
+					r -= int(max(-3*historyCap, min(k, 3*historyCap)) / (historyCap * 3 / 4))
 				}
 				r = max(0, min(r, depth-2))
 			}
@@ -309,7 +365,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	case best > origAlpha:
 		bound = boundExact
 	}
-	s.tt.store(pos.Hash, depth, best, bound, bestMove, ply)
+	if !singular {
+		s.tt.store(pos.Hash, depth, best, bound, bestMove, ply)
+	}
 	return best
 }
 
@@ -340,6 +398,17 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 			return -mateScore + int32(ply)
 		}
 	} else {
+		// Any table entry is at least as deep as this node: its bound
+		// settles the node when it falls outside the window.
+		if e, hit := s.tt.probe(pos.Hash); hit {
+			v := fromTT(e.score, ply)
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && v >= beta,
+				e.bound == boundUpper && v <= alpha:
+				return v
+			}
+		}
 		stand = s.evaluate()
 		if stand >= beta {
 			return stand
@@ -365,9 +434,9 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 		// The exchange evaluation of m may have listed the replies to
 		// it: the node below takes them instead of generating again.
 		replies := s.seeRepliesOK
+		s.played(ply+1, m)
 		u := pos.Make(m)
 		s.hist = append(s.hist, pos.Hash)
-		s.lastTo[ply+1] = m.To
 		s.qReplies = replies
 		v := -s.quiesce(ply+1, qdepth+1, -beta, -alpha)
 		s.hist = s.hist[:len(s.hist)-1]
@@ -393,11 +462,16 @@ const (
 	rfpDepth      = 6
 	rfpMargin     = 90
 	futilityDepth = 3
+	// Singular extensions from this depth on, with a margin per ply.
+	seDepth  = 6
+	seMargin = 2
 )
 
 var (
 	futilityMargin = [futilityDepth + 1]int32{0, 150, 300, 450}
-	lateMoveCount  = [futilityDepth + 1]int{0, 6, 10, 18}
+	// lateMoves is the late-move pruning count, when the position is not
+	// improving and when it is.
+	lateMoves = [2][futilityDepth + 1]int{{0, 4, 7, 12}, {0, 6, 10, 18}}
 	// lmr is the late-move reduction by depth and move number.
 	lmr [64][64]int
 )
@@ -483,6 +557,7 @@ func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply 
 	if t := s.lastTo[ply]; t >= 0 {
 		counter = s.counter[us][b[t].Kind()][t]
 	}
+	c1, c2 := s.contRows(ply)
 	for i, m := range ms {
 		if m.Same(tm) {
 			sc[i] = orderHash
@@ -511,7 +586,7 @@ func (s *Searcher) scoreMoves(ms []engine.Move, sc []int32, tm engine.Move, ply 
 		case m.Same(counter):
 			key = orderKiller - 2
 		default:
-			key = s.history[us][mover][m.To]
+			key = s.orderQuiet(us, mover, m.To, c1, c2)
 		}
 		sc[i] = key
 	}
@@ -566,16 +641,72 @@ func (s *Searcher) rememberQuiet(m engine.Move, tried []engine.Move, ply, depth 
 		s.counter[us][pos.Board[t].Kind()][t] = m
 	}
 	bonus := int32(min(16*depth*depth, 1600))
-	s.addHistory(us, pos.Board[m.From].Kind(), m.To, bonus)
+	c1, c2 := s.contRows(ply)
+	s.addHistory(us, pos.Board[m.From].Kind(), m.To, bonus, c1, c2)
 	for _, q := range tried {
-		s.addHistory(us, pos.Board[q.From].Kind(), q.To, -bonus)
+		s.addHistory(us, pos.Board[q.From].Kind(), q.To, -bonus, c1, c2)
 	}
 }
 
-// addHistory moves a history score towards ±historyCap by bonus, less
-// the closer it already is (so that scores stay bounded and recent
-// results weigh more).
-func (s *Searcher) addHistory(us engine.Color, k engine.Kind, to int16, bonus int32) {
+// addHistory moves a quiet move's history scores (its own and its two
+// continuation scores) towards ±historyCap by bonus, less the closer each
+// already is (so that scores stay bounded and recent results weigh more).
+func (s *Searcher) addHistory(us engine.Color, k engine.Kind, to int16, bonus int32, c1, c2 []int16) {
 	h := &s.history[us][k][to]
 	*h += bonus - *h*max(bonus, -bonus)/historyCap
+	i := int(k)*s.cells + int(to)
+	for _, row := range [2][]int16{c1, c2} {
+		if row != nil {
+			h := int32(row[i])
+			row[i] = int16(h + bonus - h*max(bonus, -bonus)/historyCap)
+		}
+	}
+}
+
+// played records the move that leads to ply (its destination and the
+// kind that makes it) for the counter-move and continuation histories.
+func (s *Searcher) played(ply int, m engine.Move) {
+	s.lastTo[ply] = m.To
+	s.lastKey[ply] = int32(s.pos.Board[m.From].Kind())*int32(s.cells) + int32(m.To)
+}
+
+// contRows are the continuation-history rows of the moves one and two
+// plies before ply (nil where there is no such move): how quiet moves
+// fared as answers to the opponent's last move and as follow-ups to our
+// own previous one.
+func (s *Searcher) contRows(ply int) (c1, c2 []int16) {
+	n := 7 * s.cells
+	if k := s.lastKey[ply]; k >= 0 {
+		c1 = s.cont[int(k)*n : int(k+1)*n]
+	}
+	if ply >= 1 {
+		if k := s.lastKey[ply-1]; k >= 0 {
+			c2 = s.cont[int(k)*n : int(k+1)*n]
+		}
+	}
+	return c1, c2
+}
+
+// orderQuiet orders a quiet move: its history plus its two continuation
+// scores.
+func (s *Searcher) orderQuiet(us engine.Color, k engine.Kind, to int16, c1, c2 []int16) int32 {
+	v := s.history[us][k][to]
+	i := int(k)*s.cells + int(to)
+	if c1 != nil {
+		v += int32(c1[i])
+	}
+	if c2 != nil {
+		v += int32(c2[i])
+	}
+	return v
+}
+
+// noStatic marks a ply without a static evaluation (in check).
+const noStatic = -infinity - 1
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -8,26 +8,35 @@ import (
 )
 
 // TestHistoryStaysBounded: repeated bonuses and maluses approach the cap
-// without passing it, and a bonus after maluses moves the score up.
+// without passing it, and a bonus after maluses moves the score up; the
+// same for a continuation score, kept in 16 bits.
 func TestHistoryStaysBounded(t *testing.T) {
 	s := NewSearcher()
 	pos := engine.MustVariant("standard").StartPosition()
 	s.prepare(context.Background(), pos, Config{})
+	s.lastKey[1] = int32(engine.Pawn)*int32(s.cells) + 28
+	c1, _ := s.contRows(1)
+	ci := int(engine.Knight)*s.cells + 20
 	for i := 0; i < 1000; i++ {
-		s.addHistory(engine.White, engine.Knight, 20, 1600)
+		s.addHistory(engine.White, engine.Knight, 20, 1600, c1, nil)
 	}
-	if h := s.history[engine.White][engine.Knight][20]; h > historyCap || h < historyCap*9/10 {
-		t.Fatalf("after many bonuses history is %d, want just under %d", h, historyCap)
+	for _, h := range []int32{s.history[engine.White][engine.Knight][20], int32(c1[ci])} {
+		if h > historyCap || h < historyCap*9/10 {
+			t.Fatalf("after many bonuses history is %d, want just under %d", h, historyCap)
+		}
 	}
 	for i := 0; i < 1000; i++ {
-		s.addHistory(engine.White, engine.Knight, 20, -1600)
+		s.addHistory(engine.White, engine.Knight, 20, -1600, c1, nil)
 	}
 	h := s.history[engine.White][engine.Knight][20]
-	if h < -historyCap || h > -historyCap*9/10 {
-		t.Fatalf("after many maluses history is %d, want just above %d", h, -historyCap)
+	for _, h := range []int32{h, int32(c1[ci])} {
+		if h < -historyCap || h > -historyCap*9/10 {
+			t.Fatalf("after many maluses history is %d, want just above %d", h, -historyCap)
+		}
 	}
-	s.addHistory(engine.White, engine.Knight, 20, 16)
-	if s.history[engine.White][engine.Knight][20] <= h {
+	hc := c1[ci]
+	s.addHistory(engine.White, engine.Knight, 20, 16, c1, nil)
+	if s.history[engine.White][engine.Knight][20] <= h || c1[ci] <= hc {
 		t.Fatalf("a bonus did not raise a negative history")
 	}
 }
@@ -45,6 +54,8 @@ func TestRememberQuiet(t *testing.T) {
 	s.prepare(context.Background(), pos, Config{})
 	const ply = 3
 	s.lastTo[ply] = e4.To
+	s.lastKey[ply] = int32(engine.Pawn)*int32(s.cells) + int32(e4.To)
+	s.lastKey[ply-1] = -1
 	nf6, _ := pos.ParseCanonical("g8-f6")
 	a6, _ := pos.ParseCanonical("a7-a6")
 	h6, _ := pos.ParseCanonical("h7-h6")
@@ -62,6 +73,18 @@ func TestRememberQuiet(t *testing.T) {
 		if h := s.history[engine.Black][engine.Pawn][m.To]; h >= 0 {
 			t.Errorf("history of %s, tried in vain, is %d", pos.Canonical(m), h)
 		}
+	}
+	// The continuation scores as answers to e2-e4: up for the cutoff
+	// move, down for the others; no follow-up row (no move two plies up).
+	c1, c2 := s.contRows(ply)
+	if c2 != nil {
+		t.Errorf("a follow-up row without a move two plies before")
+	}
+	if c := c1[int(engine.Knight)*s.cells+int(nf6.To)]; c <= 0 {
+		t.Errorf("continuation score of g8-f6 after e2-e4 is %d", c)
+	}
+	if c := c1[int(engine.Pawn)*s.cells+int(a6.To)]; c >= 0 {
+		t.Errorf("continuation score of a7-a6 after e2-e4 is %d", c)
 	}
 	// Another ply has other killers: there the counter move comes first
 	// among the quiet moves.

@@ -175,6 +175,20 @@ type Searcher struct {
 	// lastTo is the destination of the move that led to each ply (-1
 	// after a null move or at the root).
 	lastTo [maxPly + 1]int16
+	// lastKey is the same move as kind·cells+destination, -1 where
+	// lastTo is.
+	lastKey [maxPly + 1]int32
+	// cont is the continuation history: for a move (kind, destination)
+	// a row of scores of the quiet moves (kind, destination) played after
+	// it, one ply later (the answer) or two (the follow-up); cells is the
+	// board's cell count.
+	cont  []int16
+	cells int
+	// static is the static evaluation at each ply of the current line
+	// (noStatic in check).
+	static [maxPly + 1]int32
+	// excluded is the move a singular search leaves out at its ply.
+	excluded [maxPly + 1]engine.Move
 	// quiets holds, per ply, the quiet moves searched so far at the node.
 	quiets [maxPly + 1][]engine.Move
 	seeBuf []engine.Move
@@ -379,6 +393,8 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 				s.counter[c][k] = make([]engine.Move, n)
 			}
 		}
+		s.cells = n
+		s.cont = make([]int16, 7*n*7*n)
 	}
 	for c := range s.history {
 		for k := range s.history[c] {
@@ -387,8 +403,15 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 			}
 		}
 	}
+	for i := range s.cont {
+		s.cont[i] /= 8
+	}
+	if !s.shared {
+		s.tt.newSearch()
+	}
 	s.killers = [maxPly + 1][2]engine.Move{}
-	s.lastTo[0] = -1
+	s.lastTo[0], s.lastKey[0] = -1, -1
+	s.static[0] = noStatic
 	s.ctx, s.cfg, s.pos = ctx, cfg, root
 	s.bi = infoFor(root.V)
 	s.nodes = 0

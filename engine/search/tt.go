@@ -23,6 +23,7 @@ type ttEntry struct {
 	promo    engine.Kind
 	depth    int8
 	bound    uint8
+	gen      uint8 // the search that wrote it, modulo 64
 }
 
 // ttSlot is what the table holds: the entry packed into one word, and the
@@ -36,7 +37,7 @@ type ttSlot struct {
 // Layout of ttSlot.data, from the low bits: score (16 bits, two's
 // complement; scores stay within ±(infinity+maxPly)), from and to (10 bits
 // each, two's complement: cells 0..511 and -1), promotion kind (8), depth
-// (8, as the int8 it always was), bound (2).
+// (8, as the int8 it always was), bound (2), generation (6).
 const (
 	ttScoreShift = 0
 	ttFromShift  = 16
@@ -44,7 +45,9 @@ const (
 	ttPromoShift = 36
 	ttDepthShift = 44
 	ttBoundShift = 52
+	ttGenShift   = 54
 	ttCellMask   = 1<<10 - 1
+	ttGenMask    = 1<<6 - 1
 )
 
 func pack(e ttEntry) uint64 {
@@ -53,7 +56,8 @@ func pack(e ttEntry) uint64 {
 		uint64(uint16(e.to)&ttCellMask)<<ttToShift |
 		uint64(e.promo)<<ttPromoShift |
 		uint64(uint8(e.depth))<<ttDepthShift |
-		uint64(e.bound&3)<<ttBoundShift
+		uint64(e.bound&3)<<ttBoundShift |
+		uint64(e.gen&ttGenMask)<<ttGenShift
 }
 
 // cell sign-extends a 10-bit field.
@@ -69,49 +73,80 @@ func unpack(d uint64) ttEntry {
 		promo: engine.Kind(d >> ttPromoShift),
 		depth: int8(uint8(d >> ttDepthShift)),
 		bound: uint8(d>>ttBoundShift) & 3,
+		gen:   uint8(d>>ttGenShift) & ttGenMask,
 	}
 }
 
+// table is the transposition table: buckets of two slots. A position may
+// sit in either slot of its bucket; a new position takes the slot whose
+// entry is worth less, one from an earlier search before one of this
+// search, the shallower of two of the same search.
 type table struct {
 	slots []ttSlot
-	mask  uint64
+	mask  uint64 // of a bucket's first slot
+	gen   atomic.Uint32
 }
 
 func newTable(bits int) *table {
-	return &table{slots: make([]ttSlot, 1<<bits), mask: 1<<bits - 1}
+	return &table{slots: make([]ttSlot, 1<<bits), mask: 1<<bits - 2}
 }
 
 // clear empties the table; no search may be running on it.
 func (t *table) clear() { clear(t.slots) }
 
-func (t *table) load(key uint64) (ttEntry, bool) {
-	sl := &t.slots[key&t.mask]
-	d := atomic.LoadUint64(&sl.data)
-	if atomic.LoadUint64(&sl.check)^d != key {
-		return ttEntry{}, false
+// newSearch starts a generation: entries stored before it give way first.
+func (t *table) newSearch() { t.gen.Add(1) }
+
+// load finds key in its bucket: the entry and its slot's index.
+func (t *table) load(key uint64) (ttEntry, int, bool) {
+	i := int(key & t.mask)
+	for j := i; j < i+2; j++ {
+		sl := &t.slots[j]
+		d := atomic.LoadUint64(&sl.data)
+		if atomic.LoadUint64(&sl.check)^d == key {
+			return unpack(d), j, true
+		}
 	}
-	return unpack(d), true
+	return ttEntry{}, i, false
 }
 
 func (t *table) probe(key uint64) (ttEntry, bool) {
-	e, ok := t.load(key)
+	e, _, ok := t.load(key)
 	return e, ok && e.bound != 0
 }
 
 // store keeps the deeper result when two searches of the same position
 // compete for a slot, and otherwise the newer one.
 func (t *table) store(key uint64, depth int, score int32, bound uint8, m engine.Move, ply int) {
-	old, same := t.load(key)
+	gen := uint8(t.gen.Load()) & ttGenMask
+	old, j, same := t.load(key)
 	if same && int(old.depth) > depth && bound != boundExact {
 		return
 	}
 	if m.From == m.To && same { // no move: keep an older hash move of this position
 		m = engine.Move{From: old.from, To: old.to, Promo: old.promo}
 	}
-	d := pack(ttEntry{score: toTT(score, ply), from: m.From, to: m.To, promo: m.Promo, depth: int8(depth), bound: bound})
-	sl := &t.slots[key&t.mask]
+	if !same && t.worth(j+1, gen) < t.worth(j, gen) {
+		j++
+	}
+	d := pack(ttEntry{score: toTT(score, ply), from: m.From, to: m.To, promo: m.Promo, depth: int8(depth), bound: bound, gen: gen})
+	sl := &t.slots[j]
 	atomic.StoreUint64(&sl.data, d)
 	atomic.StoreUint64(&sl.check, key^d)
+}
+
+// worth ranks the entry of slot j for replacement: an empty slot lowest,
+// then entries of earlier searches, then by depth.
+func (t *table) worth(j int, gen uint8) int {
+	d := atomic.LoadUint64(&t.slots[j].data)
+	e := unpack(d)
+	switch {
+	case e.bound == 0:
+		return -1 << 10
+	case e.gen != gen:
+		return int(e.depth) - 1<<8
+	}
+	return int(e.depth)
 }
 
 // Mate scores are stored relative to the node, not the root, so that they

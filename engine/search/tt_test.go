@@ -21,11 +21,13 @@ func TestTTPacking(t *testing.T) {
 				for _, pr := range promos {
 					for _, d := range depths {
 						for _, b := range bounds {
-							e := ttEntry{score: sc, from: from, to: to, promo: pr, depth: d, bound: b}
-							if got := unpack(pack(e)); got != e {
-								t.Fatalf("%+v came back as %+v", e, got)
+							for _, g := range []uint8{0, 1, 62, ttGenMask} {
+								e := ttEntry{score: sc, from: from, to: to, promo: pr, depth: d, bound: b, gen: g}
+								if got := unpack(pack(e)); got != e {
+									t.Fatalf("%+v came back as %+v", e, got)
+								}
+								n++
 							}
-							n++
 						}
 					}
 				}
@@ -68,21 +70,52 @@ func TestTTStoreProbe(t *testing.T) {
 // (another thread wrote between the reads) is a miss for both keys.
 func TestTTTornWrite(t *testing.T) {
 	tb := newTable(4)
-	a, b := uint64(0x1234_5678_9abc_0003), uint64(0x0fed_cba9_8765_0003) // same slot
+	a, b := uint64(0x1234_5678_9abc_0003), uint64(0x0fed_cba9_8765_0003) // same bucket
 	tb.store(a, 5, 42, boundExact, engine.Move{From: 10, To: 20}, 0)
-	sa := tb.slots[a&tb.mask]
 	tb.store(b, 6, -42, boundLower, engine.Move{From: 30, To: 40}, 0)
-	sb := tb.slots[b&tb.mask]
-	if _, ok := tb.probe(b); !ok {
-		t.Fatal("the second write is not found")
+	_, ia, oka := tb.load(a)
+	_, ib, okb := tb.load(b)
+	if !oka || !okb || ia == ib {
+		t.Fatalf("the two keys are not both in the bucket: slots %d %d, found %v %v", ia, ib, oka, okb)
 	}
-	for _, torn := range []ttSlot{{check: sa.check, data: sb.data}, {check: sb.check, data: sa.data}} {
-		tb.slots[a&tb.mask] = torn
-		if e, ok := tb.probe(a); ok {
-			t.Errorf("torn slot hits key a: %+v", e)
+	sa, sb := tb.slots[ia], tb.slots[ib]
+	tb.slots[ia] = ttSlot{check: sa.check, data: sb.data}
+	tb.slots[ib] = ttSlot{check: sb.check, data: sa.data}
+	for _, key := range []uint64{a, b} {
+		if e, ok := tb.probe(key); ok {
+			t.Errorf("a torn slot hits key %x: %+v", key, e)
 		}
-		if e, ok := tb.probe(b); ok {
-			t.Errorf("torn slot hits key b: %+v", e)
+	}
+}
+
+// TestTTBucket: a bucket holds two positions; a third replaces the
+// shallower entry of the same search, and an entry of an earlier search
+// before any entry of this one, however deep.
+func TestTTBucket(t *testing.T) {
+	tb := newTable(4)
+	key := func(i uint64) uint64 { return i<<32 | 0x0006 } // one bucket
+	m := engine.Move{From: 1, To: 2}
+	tb.store(key(1), 9, 10, boundExact, m, 0)
+	tb.store(key(2), 3, 20, boundExact, m, 0)
+	tb.store(key(3), 5, 30, boundExact, m, 0)
+	if _, ok := tb.probe(key(2)); ok {
+		t.Error("the shallower entry survived a third position")
+	}
+	for _, k := range []uint64{1, 3} {
+		if _, ok := tb.probe(key(k)); !ok {
+			t.Errorf("position %d lost", k)
 		}
+	}
+	tb.newSearch()
+	tb.store(key(4), 1, 40, boundExact, m, 0) // replaces one of the old search
+	tb.store(key(5), 1, 50, boundExact, m, 0) // and the other
+	for k, want := range map[uint64]bool{1: false, 3: false, 4: true, 5: true} {
+		if _, ok := tb.probe(key(k)); ok != want {
+			t.Errorf("after a new search, position %d found %v, want %v", k, ok, want)
+		}
+	}
+	tb.store(key(6), 2, 60, boundExact, m, 0) // same search: the shallower goes
+	if _, ok := tb.probe(key(6)); !ok {
+		t.Error("the new position was not stored")
 	}
 }
