@@ -178,11 +178,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	singular := excluded.From != excluded.To
 	e, hit := s.tt.probe(pos.Hash)
 	if hit && !singular && int(e.depth) >= depth {
-		v := fromTT(e.score, ply)
-		switch {
-		case e.bound == boundExact,
-			e.bound == boundLower && v >= beta,
-			e.bound == boundUpper && v <= alpha:
+		if v, ok := ttCutoff(e, ply, alpha, beta); ok {
 			return v
 		}
 	}
@@ -401,11 +397,7 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 		// Any table entry is at least as deep as this node: its bound
 		// settles the node when it falls outside the window.
 		if e, hit := s.tt.probe(pos.Hash); hit {
-			v := fromTT(e.score, ply)
-			switch {
-			case e.bound == boundExact,
-				e.bound == boundLower && v >= beta,
-				e.bound == boundUpper && v <= alpha:
+			if v, ok := ttCutoff(e, ply, alpha, beta); ok {
 				return v
 			}
 		}

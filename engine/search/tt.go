@@ -149,6 +149,20 @@ func (t *table) worth(j int, gen uint8) int {
 	return int(e.depth)
 }
 
+// ttCutoff is the score an entry gives a node at ply searched in (alpha,
+// beta), when its bound settles the node: an exact score, or a bound
+// outside the window. The caller checks that the entry is deep enough.
+func ttCutoff(e ttEntry, ply int, alpha, beta int32) (int32, bool) {
+	v := fromTT(e.score, ply)
+	switch {
+	case e.bound == boundExact,
+		e.bound == boundLower && v >= beta,
+		e.bound == boundUpper && v <= alpha:
+		return v, true
+	}
+	return 0, false
+}
+
 // Mate scores are stored relative to the node, not the root, so that they
 // stay right when the position is reached at another ply.
 func toTT(s int32, ply int) int32 {
