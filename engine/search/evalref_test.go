@@ -17,12 +17,7 @@ func TestEvaluateMatchesPlain(t *testing.T) {
 	for _, id := range engine.Variants() {
 		v, _ := engine.GetVariant(id)
 		shipped := infoFor(v)
-		random := *shipped
-		random.w = make([]int32, weightCount(random.classes))
-		for i := range random.w {
-			random.w[i] = int32(rng.IntN(201) - 100)
-		}
-		random.pawnStructure, random.mobTable, random.hanging = true, true, true
+		random := randomWeights(shipped, rng)
 		ps := randomPositions(v, rng, 400, 120)
 		if len(ps) < 300 {
 			t.Fatalf("%s: only %d positions", id, len(ps))

@@ -10,6 +10,18 @@ import (
 	"topochess/engine"
 )
 
+// randomWeights is base with every weight drawn from -100..100 and every
+// term switched on, so that no term hides behind a zero weight.
+func randomWeights(base *boardInfo, rng *rand.Rand) boardInfo {
+	bi := *base
+	bi.w = make([]int32, weightCount(bi.classes))
+	for i := range bi.w {
+		bi.w[i] = int32(rng.IntN(201) - 100)
+	}
+	bi.pawnStructure, bi.mobTable, bi.hanging = true, true, true
+	return bi
+}
+
 // The tuner's linear model of a position must be the evaluation itself:
 // with random weights, the weighted sum of a position's features equals
 // evaluate up to the rounding of its integer divisions.
@@ -17,13 +29,7 @@ func TestFeaturesMatchEvaluate(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, id := range engine.Variants() {
 		v, _ := engine.GetVariant(id)
-		base := infoFor(v)
-		bi := *base
-		bi.w = make([]int32, weightCount(bi.classes))
-		for i := range bi.w {
-			bi.w[i] = int32(rng.IntN(201) - 100)
-		}
-		bi.pawnStructure, bi.mobTable, bi.hanging = true, true, true
+		bi := randomWeights(infoFor(v), rng)
 		wf := toFloat(bi.w)
 		checked := 0
 		for _, p := range randomPositions(v, rng, 80, 60) {
