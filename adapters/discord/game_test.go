@@ -17,8 +17,14 @@ import (
 
 // newService is the real bot on a bbolt file in the test's directory.
 func newService(t *testing.T) *bot.Service {
+	svc, _ := newServiceAt(t, filepath.Join(t.TempDir(), "bot.db"))
+	return svc
+}
+
+// newServiceAt is the real bot on the database file at path, and the store.
+func newServiceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
 	t.Helper()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{Timeout: time.Second})
+	st, err := storage.Open(path, storage.Options{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +33,7 @@ func newService(t *testing.T) *bot.Service {
 		Painter: &render.Renderer{Long: 128},
 		Coin:    func() bool { return true },
 		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}), st
 }
 
 // picture checks that an answer carries a decodable PNG with alt text.
@@ -152,12 +158,7 @@ func TestFoolsMate(t *testing.T) {
 // unrated game with a live clock.
 func TestTimedUnratedChallenge(t *testing.T) {
 	t.Parallel()
-	st, err := storage.Open(filepath.Join(t.TempDir(), "bot.db"), storage.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	svc := bot.New(st, bot.Config{Painter: &render.Renderer{Long: 128}, Coin: func() bool { return true }, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	svc, st := newServiceAt(t, filepath.Join(t.TempDir(), "bot.db"))
 	e := start(t, svc, nil)
 
 	// Discord offers, and sends, only the options registered.

@@ -1,32 +1,13 @@
 package discord
 
 import (
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"topochess/bot"
-	"topochess/render"
-	"topochess/storage"
 )
-
-// serviceAt is the real bot on the database file at path.
-func serviceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
-	t.Helper()
-	st, err := storage.Open(path, storage.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return bot.New(st, bot.Config{
-		Painter: &render.Renderer{Long: 128},
-		Coin:    func() bool { return true },
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}), st
-}
 
 // TestButtonsClearedAfterRestart: a challenge is made, the bot restarts,
 // and accepting the challenge still takes the buttons off the
@@ -35,7 +16,7 @@ func serviceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
 func TestButtonsClearedAfterRestart(t *testing.T) {
 	t.Parallel()
 	path := filepath.Join(t.TempDir(), "bot.db")
-	svc, st := serviceAt(t, path)
+	svc, st := newServiceAt(t, path)
 	e := start(t, svc, nil)
 	id := e.slash(alice, "challenge", opt{name: "opponent", typ: 6, value: bob.id})
 	ch, _ := e.answer(id)
@@ -49,7 +30,7 @@ func TestButtonsClearedAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	svc, _ = serviceAt(t, path)
+	svc, _ = newServiceAt(t, path)
 	e = start(t, svc, nil)
 	e.ids.Store(1000) // Discord never sends an interaction id twice
 	acc, _ := e.answer(e.slash(bob, "accept"))
@@ -72,7 +53,7 @@ func TestButtonsClearedAfterRestart(t *testing.T) {
 // custom_id is stored and still means the same after a restart.
 func TestOverflowButtonsAcrossRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	svc, st := serviceAt(t, path)
+	svc, st := newServiceAt(t, path)
 	long := bot.Button{Label: "Play", Command: "move", Args: map[string]string{"game": "g12", "move": strings.Repeat("a1-b2'", 20)}, For: "discord:111"}
 	a := &Adapter{overflow: newOverflow(10)}
 	a.overflow.mem = svc
@@ -82,7 +63,7 @@ func TestOverflowButtonsAcrossRestart(t *testing.T) {
 	}
 	st.Close()
 
-	svc, _ = serviceAt(t, path)
+	svc, _ = newServiceAt(t, path)
 	b := &Adapter{overflow: newOverflow(10)}
 	b.overflow.mem = svc
 	got, ok := b.decode(code)

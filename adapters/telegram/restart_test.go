@@ -1,33 +1,13 @@
 package telegram
 
 import (
-	"io"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"topochess/bot"
-	"topochess/render"
-	"topochess/storage"
 )
-
-// serviceAt is the real bot on the database file at path.
-func serviceAt(t *testing.T, path string) (*bot.Service, *storage.Store) {
-	t.Helper()
-	st, err := storage.Open(path, storage.Options{Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return bot.New(st, bot.Config{
-		Limits:  bot.Limits{CommandsPer10s: 1000},
-		Painter: &render.Renderer{Long: 96},
-		Coin:    func() bool { return true },
-		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}), st
-}
 
 // reopened is the Bot API as a restarted bot finds it: the chat's
 // messages, with their keyboards, are still there.
@@ -48,7 +28,7 @@ func reopened(t *testing.T, old *fakeAPI) *fakeAPI {
 // away when the move makes the offer void.
 func TestRestartMidTapToMove(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	svc, st := serviceAt(t, path)
+	svc, st := newServiceAt(t, path)
 	f := newFakeAPI(t)
 	r := start(t, f, svc, nil)
 	g := game{t, f}
@@ -79,7 +59,7 @@ func TestRestartMidTapToMove(t *testing.T) {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	svc, _ = serviceAt(t, path)
+	svc, _ = newServiceAt(t, path)
 	f = reopened(t, f)
 	start(t, f, svc, nil)
 	g = game{t, f}
@@ -114,7 +94,7 @@ func TestRestartMidTapToMove(t *testing.T) {
 // only would be gone.
 func TestKeptButtonsAcrossRestart(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bot.db")
-	svc, st := serviceAt(t, path)
+	svc, st := newServiceAt(t, path)
 	long := bot.Button{Label: "Play", Command: "move", Args: map[string]string{"game": "g12", "move": strings.Repeat("a1-b2'", 12)}, For: "telegram:42"}
 	before := newButtonStore(10)
 	before.mem = svc
@@ -125,7 +105,7 @@ func TestKeptButtonsAcrossRestart(t *testing.T) {
 	memOnly := newButtonStore(10).encode(long)
 	st.Close()
 
-	svc, _ = serviceAt(t, path)
+	svc, _ = newServiceAt(t, path)
 	after := newButtonStore(10)
 	after.mem = svc
 	b, ok := after.decode(data)
