@@ -253,9 +253,19 @@ func mateLine(s *mater, pos *engine.Position, n int) ([]string, bool) {
 	if len(ms) != 1 || s.over {
 		return nil, false
 	}
-	key := ms[0]
+	return lineAfter(pos, ms[0], n == 1,
+		func() bool { return !s.has(pos, n-2) },
+		func() ([]string, bool) { return mateLine(s, pos, n-1) })
+}
+
+// lineAfter is the line that starts with the solver's move key: key
+// alone when it is the last, otherwise key, then the first defence in
+// canonical order after which the solver's task still holds, then the
+// rest of the line from there (next). Both holds and next are asked with
+// key and the defence made on pos.
+func lineAfter(pos *engine.Position, key engine.Move, last bool, holds func() bool, next func() ([]string, bool)) ([]string, bool) {
 	line := []string{pos.Canonical(key)}
-	if n == 1 {
+	if last {
 		return line, true
 	}
 	u := pos.Make(key)
@@ -263,9 +273,9 @@ func mateLine(s *mater, pos *engine.Position, n int) ([]string, bool) {
 	for _, r := range sortedMoves(pos) {
 		ru := pos.Make(r)
 		var rest []string
-		ok := !s.has(pos, n-2)
+		ok := holds()
 		if ok {
-			rest, ok = mateLine(s, pos, n-1)
+			rest, ok = next()
 		}
 		pos.Unmake(r, ru)
 		if ok {
@@ -326,25 +336,9 @@ func materialLine(s *materialist, pos *engine.Position, left, gain int) ([]strin
 	if found != 1 || s.gainOf(pos, key, left) != gain {
 		return nil, false
 	}
-	line := []string{pos.Canonical(key)}
-	if left == 1 {
-		return line, true
-	}
-	u := pos.Make(key)
-	defer pos.Unmake(key, u)
-	for _, r := range sortedMoves(pos) {
-		ru := pos.Make(r)
-		var rest []string
-		ok := s.value(pos, left-1, s.start+gain, s.start+gain+1) <= s.start+gain
-		if ok {
-			rest, ok = materialLine(s, pos, left-1, gain)
-		}
-		pos.Unmake(r, ru)
-		if ok {
-			return append(append(line, pos.Canonical(r)), rest...), true
-		}
-	}
-	return nil, false
+	return lineAfter(pos, key, left == 1,
+		func() bool { return s.value(pos, left-1, s.start+gain, s.start+gain+1) <= s.start+gain },
+		func() ([]string, bool) { return materialLine(s, pos, left-1, gain) })
 }
 
 // Sorted orders puzzles for shipping: by variant, then by rating.

@@ -89,31 +89,45 @@ func (s *materialist) value(p *engine.Position, left, alpha, beta int) int {
 	if len(ms) == 0 {
 		return s.stuck(p)
 	}
-	max := p.Side == s.solver
-	best := -MateValue - 1
-	if !max {
-		best = MateValue + 1
-	}
+	b := newNode(p.Side == s.solver, alpha, beta)
 	for _, m := range ms {
 		u := p.Make(m)
 		next := left
-		if max {
+		if b.solver {
 			next--
 		}
-		v := s.value(p, next, alpha, beta)
+		v := s.value(p, next, b.alpha, b.beta)
 		p.Unmake(m, u)
-		if max {
-			best = maxInt(best, v)
-			alpha = maxInt(alpha, v)
-		} else {
-			best = minInt(best, v)
-			beta = minInt(beta, v)
-		}
-		if alpha >= beta {
+		if b.add(v) {
 			break
 		}
 	}
-	return best
+	return b.best
+}
+
+// node is the minimax state of one position: the best value found so
+// far for the side to move (the solver maximises, the defender
+// minimises) and the window (alpha, beta) it narrows.
+type node struct {
+	solver            bool
+	best, alpha, beta int
+}
+
+func newNode(solver bool, alpha, beta int) node {
+	if solver {
+		return node{solver, -MateValue - 1, alpha, beta}
+	}
+	return node{solver, MateValue + 1, alpha, beta}
+}
+
+// add takes in the value of one more move and reports a cutoff.
+func (n *node) add(v int) bool {
+	if n.solver {
+		n.best, n.alpha = max(n.best, v), max(n.alpha, v)
+	} else {
+		n.best, n.beta = min(n.best, v), min(n.beta, v)
+	}
+	return n.alpha >= n.beta
 }
 
 // settle plays out the captures (see the package's definition).
@@ -131,41 +145,23 @@ func (s *materialist) settle(p *engine.Position, ply, alpha, beta int) int {
 		return stand
 	}
 	check := p.InCheck()
-	max := p.Side == s.solver
-	best := -MateValue - 1
-	if !max {
-		best = MateValue + 1
-	}
-	if !check {
-		best = stand
-		if max {
-			alpha = maxInt(alpha, stand)
-		} else {
-			beta = minInt(beta, stand)
-		}
-		if alpha >= beta {
-			return best
-		}
+	b := newNode(p.Side == s.solver, alpha, beta)
+	// Out of check the side to move may stand pat.
+	if !check && b.add(stand) {
+		return b.best
 	}
 	for _, m := range ms {
 		if !check && !noisy(p, m) {
 			continue
 		}
 		u := p.Make(m)
-		v := s.settle(p, ply+1, alpha, beta)
+		v := s.settle(p, ply+1, b.alpha, b.beta)
 		p.Unmake(m, u)
-		if max {
-			best = maxInt(best, v)
-			alpha = maxInt(alpha, v)
-		} else {
-			best = minInt(best, v)
-			beta = minInt(beta, v)
-		}
-		if alpha >= beta {
+		if b.add(v) {
 			break
 		}
 	}
-	return best
+	return b.best
 }
 
 // stuck is the value of a position whose side to move has no move.
@@ -195,18 +191,4 @@ func noisy(p *engine.Position, m engine.Move) bool {
 	}
 	pc := p.Board[m.To]
 	return pc != 0 && pc.Color() != p.Side
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-func minInt(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
 }
