@@ -57,7 +57,7 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 		example: "topochess arena --variant standard --white 3 --black 1 --games 4 --alternate --nodes 2000",
 	},
 	"tune": {
-		usage:   "topochess tune --variant ID (--games FILES | --labels FILE) -o FILE [--iterations N] [--rate R] [--cell-decay X] [--holdout N] [--skip N] [--from-default] [--terms LIST]\n       topochess tune --variant ID --games FILES --label CMD --labels FILE [--label-go ARGS] [--label-jobs N] [--label-every N]",
+		usage:   "topochess tune --variant ID (--games FILES | --labels FILES) -o FILE [--iterations N] [--rate R] [--cell-decay X] [--holdout N] [--skip N] [--from-default] [--terms LIST]\n       topochess tune --variant ID --games FILES --label CMD --labels FILE [--label-go ARGS] [--label-jobs N] [--label-every N]",
 		about:   "Learns a variant's evaluation weights from games recorded by arena --record: each quiet position is\nlabelled with its game's result, or with the score an outside UCI engine gives it (--label writes those\nscores to --labels; a later run fits them), and the weights are fitted to predict the labels (docs/ai.md).\nThe file it writes goes to engine/search/weights/ID.json and is built into the binary.",
 		example: "topochess arena --white 4 --black 4 --nodes 5000 --games 4000 --openings 8 --adjudicate 1000 --record games.jsonl\ntopochess tune --variant standard --games games.jsonl --label /usr/games/stockfish --label-jobs 2 --labels scored.jsonl\ntopochess tune --variant standard --labels scored.jsonl -o engine/search/weights/standard.json",
 	},

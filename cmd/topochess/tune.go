@@ -29,7 +29,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	minSeen := fs.Int("min-seen", 100, "weights of terms met in fewer training positions keep their starting value")
 	holdout := fs.Int("holdout", 10, "every Nth game is kept out of the fit to measure it (0: none)")
 	fromDefault := fs.Bool("from-default", false, "start from the hand-set weights instead of the shipped ones")
-	labels := fs.String("labels", "", "file of positions scored by a UCI engine: written with --label, else fitted instead of --games")
+	labels := fs.String("labels", "", "file of positions scored by a UCI engine: written with --label, else fitted instead of --games (comma-separated files)")
 	label := fs.String("label", "", "UCI engine command (e.g. /usr/games/stockfish): score the quiet positions of --games with it into --labels, no fit")
 	labelGo := fs.String("label-go", "depth 9", "the go command's arguments for each position with --label")
 	labelJobs := fs.Int("label-jobs", 1, "copies of the --label engine run at once")
@@ -83,18 +83,31 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if *labels != "" {
+		// Game numbers count from 0 in each file: those of later files
+		// are moved past the earlier ones', so that holding out whole
+		// games still holds out whole games.
 		seen := map[int]bool{}
-		if err := readLabels(*labels, v, func(p *engine.Position, target float64, game int) {
-			if !seen[game] {
-				seen[game] = true
-				games++
+		base := 0
+		for _, name := range strings.Split(*labels, ",") {
+			if name == "" {
+				continue
 			}
-			if d.Add(p, target) {
-				keep(game)
+			next := base
+			if err := readLabels(name, v, func(p *engine.Position, target float64, game int) {
+				game += base
+				next = max(next, game+1)
+				if !seen[game] {
+					seen[game] = true
+					games++
+				}
+				if d.Add(p, target) {
+					keep(game)
+				}
+			}); err != nil {
+				fmt.Fprintf(stderr, "tune: %v\n", err)
+				return 1
 			}
-		}); err != nil {
-			fmt.Fprintf(stderr, "tune: %v\n", err)
-			return 1
+			base = next
 		}
 	}
 	for _, name := range strings.Split(*in, ",") {
@@ -169,47 +182,51 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 // position after the opening (and skip more plies) to add with the game's
 // result for White.
 func readTuneGames(name string, v *engine.Variant, skip int, add func(*engine.Position, float64), gameDone func()) error {
-	return readTuneGameMoves(name, v, func(moves []string, openings int, result float64) {
-		pos := v.StartPosition()
-		for i, s := range moves {
-			if i >= openings+skip {
-				add(pos, result)
-			}
-			m, _ := pos.ParseCanonical(s) // checked by readTuneGameMoves
-			pos.Make(m)
+	return replayTuneGames(name, v, func(g tuneGame, ply int, pos *engine.Position) {
+		if ply >= g.openings+skip {
+			add(pos, g.result)
 		}
-		gameDone()
-	})
+	}, func(tuneGame) { gameDone() })
 }
 
-// readTuneGameMoves hands every recorded game of the variant to game, with
-// the number of opening plies and the result for White (1, 0.5 or 0),
-// after checking that its moves replay legally.
-func readTuneGameMoves(name string, v *engine.Variant, game func(moves []string, openings int, result float64)) error {
-	return readJSONLines(name, 1<<24, func(g gameRecord) error {
-		if g.Variant != v.ID {
+// tuneGame is a recorded game as the tuning reads it: its moves, the
+// number of opening plies, and the result for White (1, 0.5 or 0).
+type tuneGame struct {
+	moves    []string
+	openings int
+	result   float64
+}
+
+// replayTuneGames replays every recorded game of the variant once, handing
+// at the position before each move (ply counting from 0; pos is the
+// replay's own, to be cloned if kept) and done the game after its last.
+// A move that does not replay legally ends the reading with an error.
+func replayTuneGames(name string, v *engine.Variant, at func(g tuneGame, ply int, pos *engine.Position), done func(g tuneGame)) error {
+	return readJSONLines(name, 1<<24, func(r gameRecord) error {
+		if r.Variant != v.ID {
 			return nil
 		}
-		var result float64
-		switch g.Result {
+		g := tuneGame{moves: r.Moves, openings: r.Openings}
+		switch r.Result {
 		case "1-0":
-			result = 1
+			g.result = 1
 		case "0-1":
-			result = 0
+			g.result = 0
 		case "1/2-1/2":
-			result = 0.5
+			g.result = 0.5
 		default:
-			return fmt.Errorf("result %q", g.Result)
+			return fmt.Errorf("result %q", r.Result)
 		}
 		pos := v.StartPosition()
-		for i, s := range g.Moves {
+		for i, s := range r.Moves {
+			at(g, i, pos)
 			m, err := pos.ParseCanonical(s)
 			if err != nil {
 				return fmt.Errorf("move %d (%s): %v", i+1, s, err)
 			}
 			pos.Make(m)
 		}
-		game(g.Moves, g.Openings, result)
+		done(g)
 		return nil
 	})
 }

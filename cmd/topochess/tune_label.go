@@ -98,20 +98,14 @@ func labelPositions(games []string, v *engine.Variant, skip, every int, cmd, goA
 	game, seen := 0, 0
 	var readErr error
 	for _, name := range games {
-		err := readTuneGameMoves(name, v, func(moves []string, openings int, _ float64) {
-			pos := v.StartPosition()
-			for i, s := range moves {
-				if i >= openings+skip && d.Quiet(pos) {
-					seen++
-					if seen%every == 0 {
-						work <- labelJob{game: game, moves: moves[:i:i], pos: pos.Clone()}
-					}
+		err := replayTuneGames(name, v, func(g tuneGame, ply int, pos *engine.Position) {
+			if ply >= g.openings+skip && d.Quiet(pos) {
+				seen++
+				if seen%every == 0 {
+					work <- labelJob{game: game, moves: g.moves[:ply:ply], pos: pos.Clone()}
 				}
-				m, _ := pos.ParseCanonical(s) // checked by readTuneGameMoves
-				pos.Make(m)
 			}
-			game++
-		})
+		}, func(tuneGame) { game++ })
 		if err != nil {
 			readErr = err
 			break

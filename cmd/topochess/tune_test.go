@@ -174,4 +174,12 @@ func TestLabelAndTune(t *testing.T) {
 	if !strings.Contains(out.String(), "standard: 1 games, 5 positions") {
 		t.Fatalf("tune output:\n%s", out.String())
 	}
+	// Each file numbers its games from 0; two files are two games.
+	out.Reset()
+	if code := run([]string{"tune", "--labels", labels + "," + labels, "-o", w, "--iterations", "2", "--holdout", "2"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("tune --labels of two files: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "standard: 2 games, 10 positions (5 held out)") {
+		t.Fatalf("tune output of two files:\n%s", out.String())
+	}
 }
