@@ -294,11 +294,7 @@ func (s *Service) cmdMove(c *call) []Reply {
 			return out
 		}
 	}
-	rec, replies := s.pickGame(c, false)
-	if rec == nil {
-		return replies
-	}
-	rec, g, side, unlock, replies := s.playerGame(c, rec.ID)
+	rec, g, side, unlock, replies := s.myGame(c)
 	if rec == nil {
 		return replies
 	}
@@ -478,11 +474,7 @@ func (s *Service) cmdMoves(c *call) []Reply {
 }
 
 func (s *Service) cmdResign(c *call) []Reply {
-	rec, replies := s.pickGame(c, false)
-	if rec == nil {
-		return replies
-	}
-	rec, g, side, unlock, replies := s.playerGame(c, rec.ID)
+	rec, g, side, unlock, replies := s.myGame(c)
 	if rec == nil {
 		return replies
 	}
@@ -553,15 +545,8 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 		if err := s.save(c, rec, g); err != nil {
 			return s.internal(c, err)
 		}
-		return []Reply{{
-			Text:     fmt.Sprintf("%s · %s offers a draw. %s, do you accept?", rec.ID, me.Name, mention(other)),
-			Mentions: []string{other.ID},
-			Key:      "draw:" + rec.ID,
-			Buttons: []Button{
-				{Label: "Accept draw", Command: "draw", Args: map[string]string{"game": rec.ID, "answer": "accept"}, Style: "success", For: other.ID},
-				{Label: "Decline draw", Command: "draw", Args: map[string]string{"game": rec.ID, "answer": "decline"}, Style: "danger", For: other.ID},
-			},
-		}}
+		return ask(rec.ID, other, "draw", fmt.Sprintf("%s · %s offers a draw. %s, do you accept?", rec.ID, me.Name, mention(other)),
+			"Accept draw", "Decline draw")
 	case "accept":
 		if offeredByMe {
 			return s.fail(c, "You can't accept your own draw offer; %s has to.", other.Name)
@@ -706,6 +691,30 @@ func choiceLabels(pos *engine.Position, choices []string) []string {
 		seen[labels[i]] = true
 	}
 	return labels
+}
+
+// ask is a question of a game's player to its other player, with buttons
+// for the other player only that answer command with accept or decline.
+// Its key lets the answer take the buttons off.
+func ask(game string, other storage.Player, command, text, yes, no string) []Reply {
+	answer := func(label, a, style string) Button {
+		return Button{Label: label, Command: command, Args: map[string]string{"game": game, "answer": a}, Style: style, For: other.ID}
+	}
+	return []Reply{{
+		Text:     text,
+		Mentions: []string{other.ID},
+		Key:      command + ":" + game,
+		Buttons:  []Button{answer(yes, "accept", "success"), answer(no, "decline", "danger")},
+	}}
+}
+
+// myGame is the game the caller means (the game option, or their one
+// game here) locked, as playerGame gives it.
+func (s *Service) myGame(c *call) (rec *storage.Game, g *engine.Game, side engine.Color, unlock func(), replies []Reply) {
+	if rec, replies = s.pickGame(c, false); rec == nil {
+		return nil, nil, 0, nil, replies
+	}
+	return s.playerGame(c, rec.ID)
 }
 
 // playerGame locks a game, loads it and checks that the caller plays in

@@ -28,11 +28,7 @@ func (s *Service) cmdTakeback(c *call) []Reply {
 	default:
 		return s.fail(c, "Use /takeback to ask to take back your last move, /takeback accept or /takeback decline to answer.")
 	}
-	rec, replies := s.pickGame(c, false)
-	if rec == nil {
-		return replies
-	}
-	rec, g, side, unlock, replies := s.playerGame(c, rec.ID)
+	rec, g, side, unlock, replies := s.myGame(c)
 	if rec == nil {
 		return replies
 	}
@@ -61,15 +57,8 @@ func (s *Service) cmdTakeback(c *call) []Reply {
 		if err := s.save(c, rec, g); err != nil {
 			return s.internal(c, err)
 		}
-		return []Reply{{
-			Text:     fmt.Sprintf("%s · %s asks to take back their last move. %s, do you agree?", rec.ID, me.Name, mention(other)),
-			Mentions: []string{other.ID},
-			Key:      "takeback:" + rec.ID,
-			Buttons: []Button{
-				{Label: "Allow takeback", Command: "takeback", Args: map[string]string{"game": rec.ID, "answer": "accept"}, Style: "success", For: other.ID},
-				{Label: "Refuse takeback", Command: "takeback", Args: map[string]string{"game": rec.ID, "answer": "decline"}, Style: "danger", For: other.ID},
-			},
-		}}
+		return ask(rec.ID, other, "takeback", fmt.Sprintf("%s · %s asks to take back their last move. %s, do you agree?", rec.ID, me.Name, mention(other)),
+			"Allow takeback", "Refuse takeback")
 	case "accept":
 		if !askedByOther {
 			if askedByMe {
