@@ -2,7 +2,6 @@ package storage
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -216,17 +215,8 @@ func cmpString(a, b string) int {
 // dueJobs reads the deadline index as clock jobs.
 func (s *Store) dueJobs(now time.Time) ([]Job, error) {
 	var out []Job
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bDue)
-		if b == nil {
-			return nil
-		}
-		limit := uint64(max(now.UnixNano(), 0))
-		c := b.Cursor()
-		for k, _ := c.First(); len(k) > 8 && binary.BigEndian.Uint64(k) <= limit; k, _ = c.Next() {
-			out = append(out, Job{Kind: JobClock, Key: string(k[8:]), Due: time.Unix(0, int64(binary.BigEndian.Uint64(k)))})
-		}
-		return nil
+	err := s.eachDue(now, func(id string, due time.Time) {
+		out = append(out, Job{Kind: JobClock, Key: id, Due: due})
 	})
 	return out, err
 }

@@ -132,7 +132,14 @@ func endedKey(g *Game) string {
 // soonest first.
 func (s *Store) DueGames(now time.Time) ([]string, error) {
 	var ids []string
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.eachDue(now, func(id string, _ time.Time) { ids = append(ids, id) })
+	return ids, err
+}
+
+// eachDue hands f each game of the deadline index due at or before now,
+// with its due time, soonest first.
+func (s *Store) eachDue(now time.Time, f func(id string, due time.Time)) error {
+	return s.db.View(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bDue)
 		if b == nil {
 			return nil
@@ -140,11 +147,10 @@ func (s *Store) DueGames(now time.Time) ([]string, error) {
 		limit := uint64(max(now.UnixNano(), 0))
 		c := b.Cursor()
 		for k, _ := c.First(); len(k) > 8 && binary.BigEndian.Uint64(k) <= limit; k, _ = c.Next() {
-			ids = append(ids, string(k[8:]))
+			f(string(k[8:]), time.Unix(0, int64(binary.BigEndian.Uint64(k))))
 		}
 		return nil
 	})
-	return ids, err
 }
 
 // ForgetDue takes a game off the deadline index: the clock gives up on a
