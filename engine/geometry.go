@@ -337,6 +337,22 @@ type pawnRule struct {
 	promotion func(c Color, dir int, cell int) bool
 }
 
+// upDownForward and upDownCaptures are the pawn moves of the boards where
+// a pawn of direction 0 runs north and one of direction 1 south.
+func upDownForward(_ Color, dir int) int {
+	if dir == 0 {
+		return DirN
+	}
+	return DirS
+}
+
+func upDownCaptures(_ Color, dir int) []int {
+	if dir == 0 {
+		return []int{DirNW, DirNE}
+	}
+	return []int{DirSW, DirSE}
+}
+
 func (g *Geometry) buildPawns(step StepFunc, r pawnRule) {
 	for c := 0; c < 2; c++ {
 		for d := 0; d < 2; d++ {

@@ -71,18 +71,8 @@ func newMoebiusGeometry() *Geometry {
 // keeps running the way it faces. '+' pawns head for row 7, double-step
 // from row 1 and promote on row 7; '-' pawns mirror that.
 var moebiusPawns = pawnRule{
-	forward: func(_ Color, dir int) int {
-		if dir == 0 {
-			return DirN
-		}
-		return DirS
-	},
-	captures: func(_ Color, dir int) []int {
-		if dir == 0 {
-			return []int{DirNW, DirNE}
-		}
-		return []int{DirSW, DirSE}
-	},
+	forward:  upDownForward,
+	captures: upDownCaptures,
 	double: func(_ Color, dir int, cell int) bool {
 		return cell/moebiusW == [2]int{1, moebiusH - 2}[dir]
 	},

@@ -61,18 +61,8 @@ func orthodoxCastling(g *Geometry) []CastleDef {
 // double steps from rank 2 / rank h-1, promotion on the last rank.
 func colourPawns(w, h int) pawnRule {
 	return pawnRule{
-		forward: func(c Color, dir int) int {
-			if dir == 0 {
-				return DirN
-			}
-			return DirS
-		},
-		captures: func(c Color, dir int) []int {
-			if dir == 0 {
-				return []int{DirNW, DirNE}
-			}
-			return []int{DirSW, DirSE}
-		},
+		forward:  upDownForward,
+		captures: upDownCaptures,
 		double: func(c Color, dir int, cell int) bool {
 			y := cell / w
 			if dir == 0 {

@@ -61,18 +61,8 @@ func torusStep(gl gluing) StepFunc {
 // the four starting ranks is a double-step rank for the pawns that start
 // there.
 var torusPawns = pawnRule{
-	forward: func(c Color, dir int) int {
-		if dir == 0 {
-			return DirN
-		}
-		return DirS
-	},
-	captures: func(c Color, dir int) []int {
-		if dir == 0 {
-			return []int{DirNW, DirNE}
-		}
-		return []int{DirSW, DirSE}
-	},
+	forward:  upDownForward,
+	captures: upDownCaptures,
 	double: func(c Color, dir int, cell int) bool {
 		y := cell / torusW
 		switch {
