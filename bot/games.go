@@ -325,18 +325,12 @@ func (s *Service) cmdMove(c *call) []Reply {
 	rec.DrawOffer, rec.TakebackOffer = "", ""
 	clockMoved(rec, g.Position(), c.Time)
 	caption := moveCaption(rec.ID, num, black, san, story, pos, rec.Active())
-	box := s.stateOut(rec, caption)
-	if err := s.save(c, rec, g, box); err != nil {
-		unlock()
-		return s.internal(c, err)
+	r, fail := s.saveAndShow(c, rec, g, caption, unlock)
+	if fail != nil {
+		return fail
 	}
-	// Drawing happens outside the lock: the next action on this game need
-	// not wait for the picture.
-	pos = pos.Clone()
-	unlock()
 	s.log.Info("move", "game", rec.ID, "user", c.User.ID, "move", rec.Moves[len(rec.Moves)-1], "result", rec.Result)
-	r := s.stateReply(c, rec, pos, caption)
-	r.Supersedes, r.Outbox = offers, outboxID(box)
+	r.Supersedes = offers
 	s.botTurn(rec)
 	return []Reply{r}
 }
@@ -482,16 +476,11 @@ func (s *Service) cmdResign(c *call) []Reply {
 	g.Resign(side)
 	offer := rec.DrawOffer
 	rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-	box := s.stateOut(rec, rec.ID+" ·")
-	if err := s.save(c, rec, g, box); err != nil {
-		unlock()
-		return s.internal(c, err)
+	r, fail := s.saveAndShow(c, rec, g, rec.ID+" ·", unlock)
+	if fail != nil {
+		return fail
 	}
-	pos := g.Position().Clone()
-	unlock()
 	s.log.Info("resign", "game", rec.ID, "user", c.User.ID)
-	r := s.stateReply(c, rec, pos, rec.ID+" ·")
-	r.Outbox = outboxID(box)
 	if offer != "" {
 		r.Supersedes = []string{"draw:" + rec.ID}
 	}
@@ -556,14 +545,10 @@ func (s *Service) drawAction(c *call, id, answer string) []Reply {
 		}
 		g.AgreeDraw()
 		rec.Result, rec.Reason, rec.DrawOffer = string(g.Result), string(g.Reason), ""
-		box := s.stateOut(rec, rec.ID+" ·")
-		if err := s.save(c, rec, g, box); err != nil {
-			return s.internal(c, err)
+		r, fail := s.saveAndShow(c, rec, g, rec.ID+" ·", unlock)
+		if fail != nil {
+			return fail
 		}
-		pos := g.Position().Clone()
-		unlock()
-		r := s.stateReply(c, rec, pos, rec.ID+" ·")
-		r.Outbox = outboxID(box)
 		r.Supersedes = []string{"draw:" + rec.ID}
 		return []Reply{r}
 	default: // decline

@@ -101,16 +101,11 @@ func (s *Service) flag(c *call, rec *storage.Game, g *engine.Game, unlock func()
 	rec.Result, rec.Reason, rec.DrawOffer, rec.TakebackOffer = string(g.Result), string(g.Reason), "", ""
 	p := playerOf(rec, loser)
 	caption := fmt.Sprintf("%s · %s (%s) ran out of time.", rec.ID, mention(p), colorName(loser.String()))
-	box := s.stateOut(rec, caption)
-	if err := s.save(c, rec, g, box); err != nil {
-		unlock()
-		return s.internal(c, err)
+	r, fail := s.saveAndShow(c, rec, g, caption, unlock)
+	if fail != nil {
+		return fail
 	}
-	pos = pos.Clone()
-	unlock()
 	s.log.Info("loss on time", "game", rec.ID, "side", loser.String(), "result", rec.Result)
-	r := s.stateReply(c, rec, pos, caption)
-	r.Outbox = outboxID(box)
 	r.Mentions = []string{rec.White.ID, rec.Black.ID}
 	r.Supersedes = supersede
 	return []Reply{r}

@@ -191,16 +191,13 @@ func (s *Service) botTakeback(c *call, rec *storage.Game, g *engine.Game, side e
 		what = "your last move and the computer's answer are taken back."
 	}
 	caption := fmt.Sprintf("%s · Takeback: %s", rec.ID, what)
-	box := s.stateOut(rec, caption)
 	// Saving cancels the computer's search if it was thinking (botSaved).
-	if err := s.save(c, rec, g, box); err != nil {
-		return s.internal(c, err)
+	r, fail := s.saveAndShow(c, rec, g, caption, unlock)
+	if fail != nil {
+		return fail
 	}
-	pos := g.Position().Clone()
-	unlock()
 	s.log.Info("takeback", "game", rec.ID, "plies", n, "against", BotID)
-	r := s.stateReply(c, rec, pos, caption)
-	r.Supersedes, r.Outbox = supersede, outboxID(box)
+	r.Supersedes = supersede
 	return []Reply{r}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"topochess/engine"
 	"topochess/storage"
 )
 
@@ -74,6 +75,24 @@ func (s *Service) stateOut(rec *storage.Game, caption string) *storage.Outgoing 
 		return nil
 	}
 	return &storage.Outgoing{Channel: rec.Channel, Game: rec.ID, Ply: len(rec.Moves), Caption: caption}
+}
+
+// saveAndShow saves a change of a game with its new state in the outbox,
+// releases the game's lock and returns the state's reply to post. The
+// picture is drawn after the lock is released: the next action on the
+// game need not wait for it. On failure the lock is released too and the
+// replies say why.
+func (s *Service) saveAndShow(c *call, rec *storage.Game, g *engine.Game, caption string, unlock func()) (Reply, []Reply) {
+	box := s.stateOut(rec, caption)
+	if err := s.save(c, rec, g, box); err != nil {
+		unlock()
+		return Reply{}, s.internal(c, err)
+	}
+	pos := g.Position().Clone()
+	unlock()
+	r := s.stateReply(c, rec, pos, caption)
+	r.Outbox = outboxID(box)
+	return r, nil
 }
 
 // outboxID is the id a record got when written ("" for none).

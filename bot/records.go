@@ -90,15 +90,12 @@ func (s *Service) cmdTakeback(c *call) []Reply {
 			what = fmt.Sprintf("the last %d moves are", n)
 		}
 		caption := fmt.Sprintf("%s · %s allows the takeback: %s taken back.", rec.ID, me.Name, what)
-		box := s.stateOut(rec, caption)
-		if err := s.save(c, rec, g, box); err != nil {
-			return s.internal(c, err)
+		r, fail := s.saveAndShow(c, rec, g, caption, unlock)
+		if fail != nil {
+			return fail
 		}
-		pos := g.Position().Clone()
-		unlock()
 		s.log.Info("takeback", "game", rec.ID, "plies", n)
-		r := s.stateReply(c, rec, pos, caption)
-		r.Supersedes, r.Outbox = supersede, outboxID(box)
+		r.Supersedes = supersede
 		return []Reply{r}
 	default: // decline
 		if !askedByOther {
