@@ -186,24 +186,26 @@ func (s *Store) SaveGame(g *Game, eventID string, now time.Time, out ...*Outgoin
 			return fmt.Errorf("game %s: %w (revision %d, expected %d)", g.ID, ErrConflict, old.Rev, g.Rev)
 		}
 		ng := *g
-		ng.Rev++
-		ng.Updated = now
-		if !ng.Active() && ng.Ended.IsZero() {
-			ng.Ended = now
-		}
+		ng.saved(now)
 		if err := putGame(tx, &ng); err != nil {
 			return err
 		}
 		return putOutgoing(tx, out, g.ID, now)
 	})
 	if err == nil {
-		g.Rev++
-		g.Updated = now
-		if !g.Active() && g.Ended.IsZero() {
-			g.Ended = now
-		}
+		g.saved(now)
 	}
 	return err
+}
+
+// saved is g as a save at now leaves it: one revision on, updated now,
+// and ended now if this change ended it.
+func (g *Game) saved(now time.Time) {
+	g.Rev++
+	g.Updated = now
+	if !g.Active() && g.Ended.IsZero() {
+		g.Ended = now
+	}
 }
 
 // Game loads a game by id.

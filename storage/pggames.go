@@ -171,22 +171,14 @@ func (p *Postgres) SaveGame(g *Game, eventID string, now time.Time, out ...*Outg
 			return fmt.Errorf("game %s: %w (revision %d, expected %d)", g.ID, ErrConflict, old.Rev, g.Rev)
 		}
 		ng := *g
-		ng.Rev++
-		ng.Updated = now
-		if !ng.Active() && ng.Ended.IsZero() {
-			ng.Ended = now
-		}
+		ng.saved(now)
 		if err := pgPutGame(ctx, tx, &ng); err != nil {
 			return err
 		}
 		return pgPutOutgoing(ctx, tx, out, g.ID, now, p.leaseAt(now))
 	})
 	if err == nil {
-		g.Rev++
-		g.Updated = now
-		if !g.Active() && g.Ended.IsZero() {
-			g.Ended = now
-		}
+		g.saved(now)
 	}
 	return err
 }
