@@ -8,12 +8,62 @@ import "math/bits"
 // destinations as it walks its tables; the rest go through the ordinary
 // generate-and-filter path, in scratch.
 func (p *Position) countLegal(scratch []Move) int {
+	return p.countLegalWith(scratch, nil)
+}
+
+// countLegalWith is countLegal given, on a board with the bit path, the
+// cells of each colour as bits (nil: read from the board).
+func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	if p.King[p.Side] < 0 {
 		return len(p.AppendLegal(scratch[:0]))
 	}
 	if p.V.Observation {
 		return p.countHeisenberg(scratch)
 	}
+	us := p.Side
+	b := p.Board
+	if !p.g.bitBoard {
+		return p.countLegalTables(scratch)
+	}
+	var occ occupancy
+	if sides == nil {
+		var s sideBits
+		s.load(b)
+		sides = &s
+	}
+	for w := 0; w < p.g.bitWords; w++ {
+		occ.all[w&7] = sides[0][w&7] | sides[1][w&7]
+		occ.own[w&7] = sides[us][w&7]
+	}
+	l := p.legalityOcc(&occ)
+	if l.inCheck {
+		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
+	}
+	n := 0
+	p.nSafeSteps = 0
+	if l.mateTwin < 0 {
+		for w, own := range occ.own[:p.g.bitWords] {
+			for ; own != 0; own &= own - 1 {
+				o := w<<6 + bits.TrailingZeros64(own)
+				switch {
+				case int16(o) == l.king:
+					n += p.countKing(l.king, &occ)
+				case l.anyPin && l.pin.has(o):
+					n += p.countFrom(o, &l, scratch)
+				default:
+					n += p.countPlain(int16(o), &occ)
+				}
+			}
+		}
+		ms := p.genEnPassant(scratch[:0])
+		n += p.countCastling(&occ)
+		return n + len(p.filterWith(ms, 0, l))
+	}
+	return p.countLegalTables(scratch)
+}
+
+// countLegalTables is countLegal on a board without the bit path.
+func (p *Position) countLegalTables(scratch []Move) int {
 	l := p.legality()
 	if l.inCheck {
 		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
@@ -27,7 +77,7 @@ func (p *Position) countLegal(scratch []Move) int {
 		for own := ownBytes(b, base, us); own != 0; own &= own - 1 {
 			o := base + bits.TrailingZeros64(own)>>3
 			if plain && int16(o) != l.king && !(l.anyPin && l.pin.has(o)) {
-				n += p.countPlain(int16(o))
+				n += p.countPlain(int16(o), nil)
 				continue
 			}
 			n += p.countFrom(o, &l, scratch)
@@ -37,7 +87,7 @@ func (p *Position) countLegal(scratch []Move) int {
 	if l.mateTwin >= 0 {
 		ms = p.genCastling(ms)
 	} else {
-		n += p.countCastling()
+		n += p.countCastling(nil)
 	}
 	return n + len(p.filterWith(ms, 0, l))
 }
@@ -47,6 +97,16 @@ func (p *Position) countLegal(scratch []Move) int {
 // time spares a branch per cell, which the mix of empty cells and both
 // colours makes hard to predict.
 func ownBytes(b []Piece, base int, us Color) uint64 {
+	present, black := cellBytes(b, base)
+	if us == Black {
+		return present & black
+	}
+	return present &^ black
+}
+
+// cellBytes marks the cells base..base+7 that hold a piece (present) and
+// those whose piece is Black, in the top bit of byte i for cell base+i.
+func cellBytes(b []Piece, base int) (present, black uint64) {
 	var w uint64
 	if len(b)-base >= 8 {
 		c := b[base : base+8 : base+8]
@@ -57,20 +117,23 @@ func ownBytes(b []Piece, base int, us Color) uint64 {
 			w = w<<8 | uint64(b[i])
 		}
 	}
+	return pieceBytes(w)
+}
+
+// pieceBytes is cellBytes for eight cells read into one word, cell i in
+// byte i.
+func pieceBytes(w uint64) (present, black uint64) {
 	const low3, high = 0x0707070707070707, 0x8080808080808080
-	present := ((w & low3) + 0x7F7F7F7F7F7F7F7F) & high // kind bits not all zero
-	black := (w << 4) & high                            // colour bit moved to the top
-	if us == Black {
-		return present & black
-	}
-	return present &^ black
+	present = ((w & low3) + 0x7F7F7F7F7F7F7F7F) & high // kind bits not all zero
+	black = (w << 4) & high                            // colour bit moved to the top
+	return present, black
 }
 
 // countFrom counts the legal moves of the own piece on o, castling and en
 // passant excluded.
 func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
 	if int16(o) == l.king && p.g.Twin == nil {
-		return p.countKing(l.king)
+		return p.countKing(l.king, nil)
 	}
 	if int16(o) != l.king && !l.pin.has(o) {
 		c, hit := p.countPiece(int16(o), l.mateTwin)
@@ -99,10 +162,10 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
 // four cells in place. A cell the king may step to is safe with the king
 // on its own cell too (the king only blocks lines), so countKing's
 // findings spare those tests.
-func (p *Position) countCastling() int {
+func (p *Position) countCastling(occ *occupancy) int {
 	n := 0
 	for i := range p.V.Castling {
-		if p.castleLegal(&p.V.Castling[i]) {
+		if p.castleLegal(&p.V.Castling[i], occ) {
 			n++
 		}
 	}
@@ -113,7 +176,7 @@ func (p *Position) countCastling() int {
 // conditions.
 func (p *Position) appendCastling(ms []Move) []Move {
 	for i := range p.V.Castling {
-		if cd := &p.V.Castling[i]; p.castleLegal(cd) {
+		if cd := &p.V.Castling[i]; p.castleLegal(cd, nil) {
 			ms = append(ms, Move{From: cd.KingFrom, To: cd.KingTo, Flags: FlagCastle, Mid: -1})
 		}
 	}
@@ -121,8 +184,8 @@ func (p *Position) appendCastling(ms []Move) []Move {
 }
 
 // castleLegal reports whether the side to move may castle by cd, for
-// countCastling and appendCastling.
-func (p *Position) castleLegal(cd *CastleDef) bool {
+// countCastling and appendCastling; occ is the board as bits or nil.
+func (p *Position) castleLegal(cd *CastleDef, occ *occupancy) bool {
 	us := p.Side
 	them := us.Other()
 	b := p.Board
@@ -136,7 +199,7 @@ func (p *Position) castleLegal(cd *CastleDef) bool {
 		}
 	}
 	for _, c := range cd.Safe {
-		if c != cd.KingFrom && !containsCell(p.safeSteps[:p.nSafeSteps], c) && p.Attacked(int(c), them) {
+		if c != cd.KingFrom && !containsCell(p.safeSteps[:p.nSafeSteps], c) && p.attackedOcc(int(c), them, occ) {
 			return false
 		}
 	}
@@ -158,7 +221,7 @@ func (p *Position) castleLegal(cd *CastleDef) bool {
 func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	g := p.g
 	if g.plain && stop < 0 {
-		return p.countPlain(o), false
+		return p.countPlain(o, nil), false
 	}
 	b := p.Board
 	pc := b[o]
@@ -258,8 +321,9 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 }
 
 // countPlain is countPiece on a board where every destination is reached
-// once, with no switches and no phasing.
-func (p *Position) countPlain(o int16) int {
+// once, with no switches and no phasing. occ, when not nil, is the board as
+// bits, for riders whose rays have bitRays.
+func (p *Position) countPlain(o int16, occ *occupancy) int {
 	g := p.g
 	b := p.Board
 	pc := b[o]
@@ -300,6 +364,11 @@ func (p *Position) countPlain(o int16) int {
 			}
 		}
 	case Bishop, Rook, Queen:
+		if occ != nil {
+			if rs := g.bitRays[pc.Kind()][o]; rs != nil {
+				return occ.countRider(rs)
+			}
+		}
 		nodes := g.rays[pc.Kind()][o]
 		for i := 0; i < len(nodes); {
 			nd := &nodes[i]
@@ -353,8 +422,23 @@ func (g *Geometry) castleOpensLine(cd *CastleDef) bool {
 
 // countKing counts the legal steps of the king on k on a board without
 // phasing (the side to move not in check): each target is tested with the
-// king lifted from k and standing on the target.
-func (p *Position) countKing(k int16) int {
+// king lifted from k and standing on the target. occ, when not nil, is the
+// board as bits.
+func (p *Position) countKing(k int16, occ *occupancy) int {
+	if occ != nil {
+		// The king's cell is empty while its steps are tested; a target
+		// lies on none of its own lines, so it needs no bit.
+		kw, kb := k>>6&7, uint64(1)<<uint(k&63)
+		occ.all[kw] &^= kb
+		n := p.countKingSteps(k, occ)
+		occ.all[kw] |= kb
+		return n
+	}
+	return p.countKingSteps(k, nil)
+}
+
+// countKingSteps is countKing once the king is lifted from occ.
+func (p *Position) countKingSteps(k int16, occ *occupancy) int {
 	b := p.Board
 	king := b[k]
 	us := king.Color()
@@ -370,7 +454,7 @@ func (p *Position) countKing(k int16) int {
 			continue
 		}
 		b[k], b[t] = 0, king
-		if !p.Attacked(int(t), them) {
+		if !p.attackedOcc(int(t), them, occ) {
 			n++
 			if x == 0 && p.nSafeSteps < len(p.safeSteps) && !p.g.hasPartner {
 				p.safeSteps[p.nSafeSteps] = t

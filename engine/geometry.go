@@ -390,6 +390,7 @@ func (g *Geometry) finish() {
 	}
 	g.buildStepTables()
 	g.buildAttackTries()
+	g.buildBitRays()
 	g.buildZobrist()
 }
 

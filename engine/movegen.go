@@ -324,14 +324,21 @@ type legality struct {
 	pin      bitset
 }
 
-func (p *Position) legality() legality {
+func (p *Position) legality() legality { return p.legalityOcc(nil) }
+
+// legalityOcc is legality given the board as bits (nil: walk the tables).
+func (p *Position) legalityOcc(occ *occupancy) legality {
 	us := p.Side
 	k := p.King[us]
 	l := legality{king: k, mateTwin: -1}
 	if k < 0 {
 		return l
 	}
-	l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
+	if occ != nil && p.g.attackBits[k] != nil {
+		l.pin, l.anyPin, l.inCheck = p.pinnedBits(p.g.attackBits[k], occ)
+	} else {
+		l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
+	}
 	l.inCheck = l.inCheck || p.attackedByStep(int(k), us.Other())
 	if p.V.MateRule != MateRuleNone && p.King[us.Other()] >= 0 {
 		l.mateTwin = p.g.Twin[p.King[us.Other()]]

@@ -18,6 +18,15 @@ type countTables struct {
 	// plain: no duplicates, switches or phasing, so the counter needs
 	// none of their checks.
 	plain bool
+	// bitRays[k][cell]: the rays of rider kind k as occupancy bits, on a
+	// plain board (nil for a cell whose rays do not allow it).
+	bitRays [7][]*bitRays
+	// attackBits[t]: the lines of attackTrie[t] as occupancy bits (nil
+	// for a cell whose lines do not allow it). bitBoard: the counter
+	// takes the bit path (a plain board of up to 320 cells).
+	attackBits []*bitLines
+	bitBoard   bool
+	bitWords   int
 }
 
 // pawnCell is what a pawn of one colour and direction does from one cell.

@@ -1,0 +1,266 @@
+package engine
+
+import "math/bits"
+
+// The counter's bit path: on a plain board (no duplicate paths, switches or
+// phasing) the cells a rider reaches follow from which cells are occupied,
+// one 64-cell word at a time, when each of its rays runs through cells
+// numbered in one direction within one word. Whether a board's rays do is
+// read from its ray trees; where one does not, the counter walks the tree.
+
+// bitRay is one ray of a rider: its cells as a mask of one word of the
+// occupancy bits.
+type bitRay struct {
+	mask uint64
+	word uint8
+}
+
+// bitRays are the rays of one rider from one cell, split by the way their
+// cell numbers run: the nearest piece on an "up" ray is its lowest bit, on
+// a "down" ray its highest.
+type bitRays struct {
+	up, down []bitRay
+}
+
+// occupancy is the board as bits, 64 cells a word (up to 320 cells): every
+// piece, and the pieces of the side to move. Words are indexed with &7 so
+// that no index needs a bounds check.
+type occupancy struct {
+	all, own [8]uint64
+}
+
+// sideBits are the cells of each colour's pieces, 64 cells a word. Perft
+// keeps them along its moves, so the counter at the last ply does not read
+// the board to find them.
+type sideBits [2][8]uint64
+
+// load fills s from the board, reading eight cells a step.
+func (s *sideBits) load(b []Piece) {
+	*s = sideBits{}
+	for base := 0; base < len(b) && base < 512; base += 8 {
+		present, black := cellBytes(b, base)
+		w, sh := base>>6&7, uint(base&63)
+		s[White][w] |= gatherTops(present&^black) << sh
+		s[Black][w] |= gatherTops(present&black) << sh
+	}
+}
+
+// play updates s for the move m that us has just made (u is what Make
+// returned); played again, it takes the move back.
+func (s *sideBits) play(m Move, u *Undo, us Color) {
+	s.toggle(us, m.From)
+	s.toggle(us, m.To)
+	if u.rookFrom >= 0 {
+		s.toggle(us, u.rookFrom)
+		s.toggle(us, u.rookTo)
+	}
+	if u.CapSq >= 0 {
+		s.toggle(us.Other(), u.CapSq)
+	}
+}
+
+func (s *sideBits) toggle(c Color, cell int16) {
+	s[c&1][cell>>6&7] ^= 1 << uint(cell&63)
+}
+
+// gatherTops packs the top bit of each byte of x into the byte's index:
+// bit i of the result is bit 8i+7 of x.
+func gatherTops(x uint64) uint64 {
+	return ((x >> 7) * 0x0102040810204080) >> 56
+}
+
+// buildBitRays derives bitRays for every rider and cell, and attackBits
+// for every cell, of a plain board of up to 320 cells (the size of the
+// pinned set); a cell whose rays fork, leave a word or turn back in
+// numbering keeps nil and is walked.
+func (g *Geometry) buildBitRays() {
+	if !g.plain || g.N > 64*len(Position{}.pinBuf) {
+		return
+	}
+	g.bitBoard = true
+	g.bitWords = (g.N + 63) / 64
+	g.attackBits = make([]*bitLines, g.N)
+	for t := range g.attackBits {
+		g.attackBits[t] = bitLinesOf(g.attackTrie[t])
+	}
+	for _, k := range []Kind{Bishop, Rook, Queen} {
+		g.bitRays[k] = make([]*bitRays, g.N)
+		for o := 0; o < g.N; o++ {
+			g.bitRays[k][o] = bitRaysOf(g.RayPaths(k, o), len(g.rays[k][o]))
+		}
+	}
+}
+
+func bitRaysOf(paths [][]int, nodes int) *bitRays {
+	total := 0
+	rs := &bitRays{}
+	for _, p := range paths {
+		total += len(p)
+		w := p[0] >> 6
+		up := len(p) == 1 || p[1] > p[0]
+		r := bitRay{word: uint8(w)}
+		for i, c := range p {
+			if c>>6 != w || i > 0 && (c > p[i-1]) != up {
+				return nil
+			}
+			r.mask |= 1 << uint(c&63)
+		}
+		if up {
+			rs.up = append(rs.up, r)
+		} else {
+			rs.down = append(rs.down, r)
+		}
+	}
+	if total != nodes {
+		return nil // two paths share a cell: the tree forks
+	}
+	return rs
+}
+
+// countRider counts the moves of a rider with the rays rs: on each ray
+// the cells up to and including the nearest piece, less that piece if it
+// is the mover's own.
+func (o *occupancy) countRider(rs *bitRays) int {
+	n := 0
+	for _, r := range rs.up {
+		w := r.word & 7
+		bl := o.all[w] & r.mask
+		// Up to the lowest set bit; every bit when bl is 0.
+		n += bits.OnesCount64(r.mask & (bl ^ (bl - 1)) &^ o.own[w])
+	}
+	for _, r := range rs.down {
+		w := r.word & 7
+		bl := o.all[w] & r.mask
+		// From the highest set bit; from bit 0 (every bit) when bl is 0.
+		hi := uint64(1) << 63 >> uint(bits.LeadingZeros64(bl|1))
+		n += bits.OnesCount64(r.mask & -hi &^ o.own[w])
+	}
+	return n
+}
+
+// bitLine is one line of an attack tree: its cells as a mask of one word,
+// and the rider kinds (kindBit) that attack the target from any of them.
+type bitLine struct {
+	mask  uint64
+	word  uint8
+	kinds uint8
+}
+
+// bitLines are the lines toward one target, split as bitRays are.
+type bitLines struct {
+	up, down []bitLine
+}
+
+// bitLinesOf turns an attack tree into lines, or nil when the tree forks,
+// a line leaves its word or turns back in numbering, or the kinds that
+// attack change along a line.
+func bitLinesOf(nodes []attackNode) *bitLines {
+	ls := &bitLines{}
+	for i := 0; i < len(nodes); {
+		end := int(nodes[i].Skip)
+		first := nodes[i].Cell
+		w := first >> 6
+		up := end-i == 1 || nodes[i+1].Cell > first
+		l := bitLine{word: uint8(w), kinds: nodes[i].Mask}
+		for j := i; j < end; j++ {
+			n := nodes[j]
+			if int(n.Skip) != end || n.Cell>>6 != w || n.Mask != l.kinds || j > i && (n.Cell > nodes[j-1].Cell) != up {
+				return nil
+			}
+			l.mask |= 1 << uint(n.Cell&63)
+		}
+		if up {
+			ls.up = append(ls.up, l)
+		} else {
+			ls.down = append(ls.down, l)
+		}
+		i = end
+	}
+	return ls
+}
+
+// attackedOcc is Attacked with the occupied cells given as bits (all),
+// which may differ from the board's where a test lifts a piece; nil
+// falls back to Attacked.
+func (p *Position) attackedOcc(t int, by Color, all *occupancy) bool {
+	if all == nil {
+		return p.Attacked(t, by)
+	}
+	ls := p.g.attackBits[t]
+	if ls == nil {
+		return p.Attacked(t, by)
+	}
+	return p.attackedByStep(t, by) || p.attackedByLines(ls, &all.all, by)
+}
+
+// attackedByLines reports whether the nearest piece on one of the lines
+// is a rider of colour by of a kind that attacks along it.
+func (p *Position) attackedByLines(ls *bitLines, all *[8]uint64, by Color) bool {
+	b := p.Board
+	for _, l := range ls.up {
+		w := l.word & 7
+		if bl := all[w] & l.mask; bl != 0 {
+			pc := b[int(w)<<6+bits.TrailingZeros64(bl)]
+			if pc.Color() == by && l.kinds&kindBit(pc.Kind()) != 0 {
+				return true
+			}
+		}
+	}
+	for _, l := range ls.down {
+		w := l.word & 7
+		if bl := all[w] & l.mask; bl != 0 {
+			pc := b[int(w)<<6+63-bits.LeadingZeros64(bl)]
+			if pc.Color() == by && l.kinds&kindBit(pc.Kind()) != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pinnedBits is pinned for a king whose lines are ls, with the board as
+// bits: on each line the nearest piece, and behind an own one the next.
+func (p *Position) pinnedBits(ls *bitLines, occ *occupancy) (pin bitset, any, check bool) {
+	b := p.Board
+	pin = p.pinBuf[:]
+	pin[0], pin[1], pin[2], pin[3], pin[4] = 0, 0, 0, 0, 0
+	for _, l := range ls.up {
+		w := l.word & 7
+		bl := occ.all[w] & l.mask
+		if bl == 0 {
+			continue
+		}
+		f := bits.TrailingZeros64(bl)
+		if occ.own[w]>>uint(f)&1 == 0 {
+			check = check || l.kinds&kindBit(b[int(w)<<6+f].Kind()) != 0
+			continue
+		}
+		if bl &= bl - 1; bl != 0 {
+			f2 := bits.TrailingZeros64(bl)
+			if occ.own[w]>>uint(f2)&1 == 0 && l.kinds&kindBit(b[int(w)<<6+f2].Kind()) != 0 {
+				pin[w] |= 1 << uint(f)
+				any = true
+			}
+		}
+	}
+	for _, l := range ls.down {
+		w := l.word & 7
+		bl := occ.all[w] & l.mask
+		if bl == 0 {
+			continue
+		}
+		f := 63 - bits.LeadingZeros64(bl)
+		if occ.own[w]>>uint(f)&1 == 0 {
+			check = check || l.kinds&kindBit(b[int(w)<<6+f].Kind()) != 0
+			continue
+		}
+		if bl &^= 1 << uint(f); bl != 0 {
+			f2 := 63 - bits.LeadingZeros64(bl)
+			if occ.own[w]>>uint(f2)&1 == 0 && l.kinds&kindBit(b[int(w)<<6+f2].Kind()) != 0 {
+				pin[w] |= 1 << uint(f)
+				any = true
+			}
+		}
+	}
+	return pin, any, check
+}
