@@ -331,6 +331,11 @@ func (p *Position) countPlain(o int16, occ *occupancy) int {
 	n := 0
 	switch pc.Kind() {
 	case Pawn:
+		if occ != nil {
+			if pb := &g.pawnBits[us][pc.Dir()][o]; pb.ok {
+				return occ.countPawn(pb)
+			}
+		}
 		pt := &g.pawnAt[us][pc.Dir()][o]
 		for i, t := range pt.push {
 			if b[t] == 0 {
@@ -357,6 +362,8 @@ func (p *Position) countPlain(o int16, occ *occupancy) int {
 		tbl := g.Knight[o]
 		if pc.Kind() == King {
 			tbl = g.KingSteps[o]
+		} else if occ != nil {
+			return occ.countSteps(g.knightBits[o])
 		}
 		for _, t := range tbl {
 			if x := b[t]; x == 0 || x.Color() != us {

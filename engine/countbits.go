@@ -79,6 +79,18 @@ func (g *Geometry) buildBitRays() {
 	}
 	g.bitBoard = true
 	g.bitWords = (g.N + 63) / 64
+	g.knightBits = make([][]bitRay, g.N)
+	for o := range g.knightBits {
+		g.knightBits[o] = cellBits(g.Knight[o])
+	}
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			g.pawnBits[c][d] = make([]pawnBits, g.N)
+			for o := range g.pawnBits[c][d] {
+				g.pawnBits[c][d][o] = g.pawnBitsOf(Color(c), d, o)
+			}
+		}
+	}
 	g.attackBits = make([]*bitLines, g.N)
 	for t := range g.attackBits {
 		g.attackBits[t] = bitLinesOf(g.attackTrie[t])
@@ -263,4 +275,106 @@ func (p *Position) pinnedBits(ls *bitLines, occ *occupancy) (pin bitset, any, ch
 		}
 	}
 	return pin, any, check
+}
+
+// cellBits groups cells into one mask per word.
+func cellBits(cells []int16) []bitRay {
+	var out []bitRay
+	for _, t := range cells {
+		w, bit := uint8(t>>6), uint64(1)<<uint(t&63)
+		found := false
+		for i := range out {
+			if out[i].word == w {
+				out[i].mask |= bit
+				found = true
+			}
+		}
+		if !found {
+			out = append(out, bitRay{mask: bit, word: w})
+		}
+	}
+	return out
+}
+
+// pawnBits is what a pawn of one colour and direction does from one cell,
+// as masks of one word: its pushes, its double step (the cell skipped and
+// the target) and its captures. ok is false where the pawn's targets span
+// words, it has more than one double step, a double step promotes, or
+// only some of its other targets promote; the counter then reads the
+// tables. promo: every push and capture promotes (four moves each).
+type pawnBits struct {
+	push, double, cap uint64
+	word              uint8
+	promo, ok         bool
+}
+
+func (g *Geometry) pawnBitsOf(c Color, d, o int) pawnBits {
+	pt := &g.pawnAt[c][d][o]
+	var pb pawnBits
+	var all []int16
+	all = append(append(all, pt.push...), pt.cap...)
+	if len(pt.double) > 1 {
+		return pb
+	}
+	for _, md := range pt.double {
+		if g.Promo[c][d][md[1]] {
+			return pb
+		}
+		all = append(all, md[0], md[1])
+	}
+	if len(all) == 0 {
+		pb.ok = true
+		return pb
+	}
+	pb.word = uint8(all[0] >> 6)
+	for _, t := range all {
+		if uint8(t>>6) != pb.word {
+			return pb
+		}
+	}
+	promos := 0
+	for i, t := range pt.push {
+		pb.push |= 1 << uint(t&63)
+		if pt.promo[i] {
+			promos++
+		}
+	}
+	for i, t := range pt.cap {
+		pb.cap |= 1 << uint(t&63)
+		if pt.promoCap[i] {
+			promos++
+		}
+	}
+	for _, md := range pt.double {
+		pb.double = 1<<uint(md[0]&63) | 1<<uint(md[1]&63)
+	}
+	if promos != 0 && promos != len(pt.push)+len(pt.cap) {
+		return pb
+	}
+	pb.promo = promos != 0
+	pb.ok = true
+	return pb
+}
+
+// countPawn counts the moves of a pawn with the tables pb.
+func (o *occupancy) countPawn(pb *pawnBits) int {
+	w := pb.word & 7
+	all := o.all[w]
+	n := bits.OnesCount64(pb.push&^all) + bits.OnesCount64(pb.cap&all&^o.own[w])
+	if pb.promo {
+		n *= 4
+	}
+	if pb.double != 0 && pb.double&all == 0 {
+		n++
+	}
+	return n
+}
+
+// countSteps counts the moves of a knight with the targets ks.
+func (o *occupancy) countSteps(ks []bitRay) int {
+	n := 0
+	for _, k := range ks {
+		n += bits.OnesCount64(k.mask &^ o.own[k.word&7])
+	}
+	return n
 }

@@ -27,6 +27,10 @@ type countTables struct {
 	attackBits []*bitLines
 	bitBoard   bool
 	bitWords   int
+	// knightBits and pawnBits are the knight and pawn tables as masks
+	// for the bit path.
+	knightBits [][]bitRay
+	pawnBits   [2][2][]pawnBits
 }
 
 // pawnCell is what a pawn of one colour and direction does from one cell.
