@@ -41,25 +41,29 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	}
 	n := 0
 	p.nSafeSteps = 0
-	if l.mateTwin < 0 {
-		for w, own := range occ.own[:p.g.bitWords] {
-			for ; own != 0; own &= own - 1 {
-				o := w<<6 + bits.TrailingZeros64(own)
-				switch {
-				case int16(o) == l.king:
-					n += p.countKing(l.king, &occ)
-				case l.anyPin && l.pin.has(o):
-					n += p.countFrom(o, &l, scratch)
-				default:
-					n += p.countPlain(int16(o), &occ)
-				}
+	plain, twin := p.g.plain, p.g.Twin != nil
+	for w, own := range occ.own[:p.g.bitWords] {
+		for ; own != 0; own &= own - 1 {
+			o := w<<6 + bits.TrailingZeros64(own)
+			switch {
+			case int16(o) == l.king && !twin:
+				n += p.countKing(l.king, &occ)
+			case int16(o) == l.king || l.anyPin && l.pin.has(o):
+				n += p.countFrom(o, &l, scratch, nil)
+			case plain:
+				n += p.countPlain(int16(o), &occ)
+			default:
+				n += p.countFrom(o, &l, scratch, &occ)
 			}
 		}
-		ms := p.genEnPassant(scratch[:0])
-		n += p.countCastling(&occ)
-		return n + len(p.filterWith(ms, 0, l))
 	}
-	return p.countLegalTables(scratch)
+	ms := p.genEnPassant(scratch[:0])
+	if l.mateTwin >= 0 {
+		ms = p.genCastling(ms)
+	} else {
+		n += p.countCastling(&occ)
+	}
+	return n + len(p.filterWith(ms, 0, l))
 }
 
 // countLegalTables is countLegal on a board without the bit path.
@@ -80,7 +84,7 @@ func (p *Position) countLegalTables(scratch []Move) int {
 				n += p.countPlain(int16(o), nil)
 				continue
 			}
-			n += p.countFrom(o, &l, scratch)
+			n += p.countFrom(o, &l, scratch, nil)
 		}
 	}
 	ms := p.genEnPassant(scratch[:0])
@@ -130,13 +134,13 @@ func pieceBytes(w uint64) (present, black uint64) {
 }
 
 // countFrom counts the legal moves of the own piece on o, castling and en
-// passant excluded.
-func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
+// passant excluded; occ is the board as bits or nil.
+func (p *Position) countFrom(o int, l *legality, scratch []Move, occ *occupancy) int {
 	if int16(o) == l.king && p.g.Twin == nil {
 		return p.countKing(l.king, nil)
 	}
 	if int16(o) != l.king && !l.pin.has(o) {
-		c, hit := p.countPiece(int16(o), l.mateTwin)
+		c, hit := p.countPiece(int16(o), l.mateTwin, occ)
 		if !hit {
 			return c
 		}
@@ -218,18 +222,28 @@ func (p *Position) castleLegal(cd *CastleDef, occ *occupancy) bool {
 // countPiece counts the pseudo-legal moves of the piece on o as genPiece
 // lists them (promotions four times, duplicates once). hit reports that
 // one of them ends on cell stop, which then needs the full test.
-func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
+func (p *Position) countPiece(o, stop int16, occ *occupancy) (n int, hit bool) {
 	g := p.g
 	if g.plain && stop < 0 {
-		return p.countPlain(o, nil), false
+		return p.countPlain(o, occ), false
 	}
 	b := p.Board
 	pc := b[o]
 	us := pc.Color()
 	if pc.Kind() != Pawn && pc.Kind() != King {
+		if occ != nil {
+			if c, h, ok := p.countOnceBits(o, stop, occ); ok {
+				return c, h
+			}
+		}
 		return p.countOnce(o, stop)
 	}
 	if pc.Kind() == Pawn && g.pawnAt[us][pc.Dir()][o].distinct {
+		if occ != nil {
+			if pb := &g.pawnBits[us][pc.Dir()][o]; pb.ok {
+				return p.countPawnBits(o, stop, pb, occ)
+			}
+		}
 		return p.countPawn(o, stop)
 	}
 	// seen and seenPromo mirror dedupe: plain destinations and promotion

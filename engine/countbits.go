@@ -74,7 +74,7 @@ func gatherTops(x uint64) uint64 {
 // pinned set); a cell whose rays fork, leave a word or turn back in
 // numbering keeps nil and is walked.
 func (g *Geometry) buildBitRays() {
-	if !g.plain || g.N > 64*len(Position{}.pinBuf) {
+	if g.hasPartner || g.N > 64*len(Position{}.pinBuf) {
 		return
 	}
 	g.bitBoard = true
@@ -95,12 +95,15 @@ func (g *Geometry) buildBitRays() {
 	for t := range g.attackBits {
 		g.attackBits[t] = bitLinesOf(g.attackTrie[t])
 	}
-	for _, k := range []Kind{Bishop, Rook, Queen} {
-		g.bitRays[k] = make([]*bitRays, g.N)
-		for o := 0; o < g.N; o++ {
-			g.bitRays[k][o] = bitRaysOf(g.RayPaths(k, o), len(g.rays[k][o]))
+	if g.plain {
+		for _, k := range []Kind{Bishop, Rook, Queen} {
+			g.bitRays[k] = make([]*bitRays, g.N)
+			for o := 0; o < g.N; o++ {
+				g.bitRays[k][o] = bitRaysOf(g.RayPaths(k, o), len(g.rays[k][o]))
+			}
 		}
 	}
+	g.buildSegs()
 }
 
 func bitRaysOf(paths [][]int, nodes int) *bitRays {
@@ -198,11 +201,13 @@ func (p *Position) attackedOcc(t int, by Color, all *occupancy) bool {
 	if all == nil {
 		return p.Attacked(t, by)
 	}
-	ls := p.g.attackBits[t]
-	if ls == nil {
-		return p.Attacked(t, by)
+	if ls := p.g.attackBits[t]; ls != nil {
+		return p.attackedByStep(t, by) || p.attackedByLines(ls, &all.all, by)
 	}
-	return p.attackedByStep(t, by) || p.attackedByLines(ls, &all.all, by)
+	if segs := p.g.attackSegs[t]; segs != nil {
+		return p.attackedByStep(t, by) || p.attackedBySegs(segs, &all.all, by)
+	}
+	return p.Attacked(t, by)
 }
 
 // attackedByLines reports whether the nearest piece on one of the lines
@@ -304,6 +309,7 @@ func cellBits(cells []int16) []bitRay {
 // tables. promo: every push and capture promotes (four moves each).
 type pawnBits struct {
 	push, double, cap uint64
+	doubleTo          uint64
 	word              uint8
 	promo, ok         bool
 }
@@ -347,6 +353,7 @@ func (g *Geometry) pawnBitsOf(c Color, d, o int) pawnBits {
 	}
 	for _, md := range pt.double {
 		pb.double = 1<<uint(md[0]&63) | 1<<uint(md[1]&63)
+		pb.doubleTo = 1 << uint(md[1]&63)
 	}
 	if promos != 0 && promos != len(pt.push)+len(pt.cap) {
 		return pb

@@ -336,6 +336,8 @@ func (p *Position) legalityOcc(occ *occupancy) legality {
 	}
 	if occ != nil && p.g.attackBits[k] != nil {
 		l.pin, l.anyPin, l.inCheck = p.pinnedBits(p.g.attackBits[k], occ)
+	} else if occ != nil && p.g.attackSegs[k] != nil {
+		l.pin, l.anyPin, l.inCheck = p.pinnedSegs(p.g.attackSegs[k], occ)
 	} else {
 		l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
 	}

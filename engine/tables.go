@@ -31,6 +31,10 @@ type countTables struct {
 	// for the bit path.
 	knightBits [][]bitRay
 	pawnBits   [2][2][]pawnBits
+	// segRays and attackSegs are rays and attack trees as runs of bits
+	// where bitRays and attackBits have none (countsegs.go).
+	segRays    [7][][]bitSeg
+	attackSegs [][]bitSeg
 }
 
 // pawnCell is what a pawn of one colour and direction does from one cell.
