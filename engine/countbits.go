@@ -79,6 +79,16 @@ func (g *Geometry) buildBitRays() {
 	}
 	g.bitBoard = true
 	g.bitWords = (g.N + 63) / 64
+	for by := 0; by < 2; by++ {
+		g.stepBits[by] = make([][]bitRay, g.N)
+		for t := range g.stepBits[by] {
+			var cells []int16
+			for _, a := range g.stepFrom[by][t] {
+				cells = append(cells, a.Cell)
+			}
+			g.stepBits[by][t] = cellBits(cells)
+		}
+	}
 	g.knightBits = make([][]bitRay, g.N)
 	for o := range g.knightBits {
 		g.knightBits[o] = cellBits(g.Knight[o])
@@ -202,12 +212,29 @@ func (p *Position) attackedOcc(t int, by Color, all *occupancy) bool {
 		return p.Attacked(t, by)
 	}
 	if ls := p.g.attackBits[t]; ls != nil {
-		return p.attackedByStep(t, by) || p.attackedByLines(ls, &all.all, by)
+		return p.attackedByStepOcc(t, by, all) || p.attackedByLines(ls, &all.all, by)
 	}
 	if segs := p.g.attackSegs[t]; segs != nil {
-		return p.attackedByStep(t, by) || p.attackedBySegs(segs, &all.all, by)
+		return p.attackedByStepOcc(t, by, all) || p.attackedBySegs(segs, &all.all, by)
 	}
 	return p.Attacked(t, by)
+}
+
+// attackedByStepOcc is attackedByStep, which first asks the bits whether
+// any piece of colour by stands where a knight or pawn could attack t
+// from.
+func (p *Position) attackedByStepOcc(t int, by Color, occ *occupancy) bool {
+	for _, s := range p.g.stepBits[by][t] {
+		w := s.word & 7
+		their := occ.all[w] &^ occ.own[w]
+		if by == p.Side {
+			their = occ.own[w]
+		}
+		if s.mask&their != 0 {
+			return p.attackedByStep(t, by)
+		}
+	}
+	return p.attackedByStepOnly(t, by, false)
 }
 
 // attackedByLines reports whether the nearest piece on one of the lines

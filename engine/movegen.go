@@ -12,11 +12,19 @@ func (p *Position) Attacked(t int, by Color) bool {
 
 // attackedByStep is Attacked for knights, kings, pawns and phasing.
 func (p *Position) attackedByStep(t int, by Color) bool {
+	return p.attackedByStepOnly(t, by, true)
+}
+
+// attackedByStepOnly is attackedByStep; without steps it leaves out the
+// knights and pawns, which the caller knows cannot attack t.
+func (p *Position) attackedByStepOnly(t int, by Color, steps bool) bool {
 	g := p.g
 	b := p.Board
-	for _, a := range g.stepFrom[by][t] {
-		if b[a.Cell] == a.Piece {
-			return true
+	if steps {
+		for _, a := range g.stepFrom[by][t] {
+			if b[a.Cell] == a.Piece {
+				return true
+			}
 		}
 	}
 	// Callers may edit Board (a caption recolours pieces), so the king's

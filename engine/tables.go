@@ -30,7 +30,9 @@ type countTables struct {
 	// knightBits and pawnBits are the knight and pawn tables as masks
 	// for the bit path.
 	knightBits [][]bitRay
-	pawnBits   [2][2][]pawnBits
+	// stepBits[by][t] are the cells of stepFrom[by][t] as masks.
+	stepBits [2][][]bitRay
+	pawnBits [2][2][]pawnBits
 	// segRays and attackSegs are rays and attack trees as runs of bits
 	// where bitRays and attackBits have none (countsegs.go).
 	segRays    [7][][]bitSeg
