@@ -41,14 +41,14 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	}
 	n := 0
 	p.nSafeSteps = 0
-	plain, twin := p.g.plain, p.g.Twin != nil
+	plain := p.g.plain
 	for w, own := range occ.own[:p.g.bitWords] {
 		for ; own != 0; own &= own - 1 {
 			o := w<<6 + bits.TrailingZeros64(own)
 			switch {
-			case int16(o) == l.king && !twin:
-				n += p.countKing(l.king, &occ)
-			case int16(o) == l.king || l.anyPin && l.pin.has(o):
+			case int16(o) == l.king:
+				n += p.countKing(l.king, &occ, l.mateTwin)
+			case l.anyPin && l.pin.has(o):
 				n += p.countFrom(o, &l, scratch, nil)
 			case plain:
 				n += p.countPlain(int16(o), &occ)
@@ -137,7 +137,7 @@ func pieceBytes(w uint64) (present, black uint64) {
 // passant excluded; occ is the board as bits or nil.
 func (p *Position) countFrom(o int, l *legality, scratch []Move, occ *occupancy) int {
 	if int16(o) == l.king && p.g.Twin == nil {
-		return p.countKing(l.king, nil)
+		return p.countKing(l.king, nil, -1)
 	}
 	if int16(o) != l.king && !l.pin.has(o) {
 		c, hit := p.countPiece(int16(o), l.mateTwin, occ)
@@ -349,37 +349,58 @@ func (p *Position) countPlain(o int16, occ *occupancy) int {
 	return n
 }
 
-// countKing counts the legal steps of the king on k on a board without
-// phasing (the side to move not in check): each target is tested with the
-// king lifted from k and standing on the target. occ, when not nil, is the
-// board as bits.
-func (p *Position) countKing(k int16, occ *occupancy) int {
+// countKing counts the legal steps of the king on k (the side to move not
+// in check), phasing included: each target is tested with the king lifted
+// from k and standing on the target, and a target on stop (the twin of
+// the enemy king) by playing the move for the mate rule. occ, when not
+// nil, is the board as bits.
+func (p *Position) countKing(k int16, occ *occupancy, stop int16) int {
 	if occ != nil {
 		// The king's cell is empty while its steps are tested; a target
 		// lies on none of its own lines, so it needs no bit.
 		kw, kb := k>>6&7, uint64(1)<<uint(k&63)
 		occ.all[kw] &^= kb
-		n := p.countKingSteps(k, occ)
+		n := p.countKingSteps(k, occ, stop)
 		occ.all[kw] |= kb
 		return n
 	}
-	return p.countKingSteps(k, nil)
+	return p.countKingSteps(k, nil, stop)
 }
 
 // countKingSteps is countKing once the king is lifted from occ.
-func (p *Position) countKingSteps(k int16, occ *occupancy) int {
+func (p *Position) countKingSteps(k int16, occ *occupancy, stop int16) int {
 	b := p.Board
 	king := b[k]
 	us := king.Color()
 	them := us.Other()
 	n := 0
-	for _, t := range p.g.KingSteps[k] {
+	steps := p.g.KingSteps[k]
+	twin := int16(-1)
+	if p.g.Twin != nil && !containsCell(steps, p.g.Twin[k]) {
+		twin = p.g.Twin[k]
+	}
+	for i := 0; i <= len(steps); i++ {
+		t := twin
+		if i < len(steps) {
+			t = steps[i]
+		} else if t < 0 {
+			break
+		}
 		x := b[t]
 		if x != 0 {
 			if x.Color() == us {
 				continue
 			}
 		} else if !p.free(t) {
+			continue
+		}
+		if t == stop {
+			m := Move{From: k, To: t, Mid: -1}
+			u := p.Make(m)
+			if !p.Attacked(int(t), them) && !p.violatesMateRule(m, u) {
+				n++
+			}
+			p.Unmake(m, u)
 			continue
 		}
 		b[k], b[t] = 0, king
