@@ -14,7 +14,10 @@ type countTables struct {
 	// t attacked by a step". The king is found by its cell in kingNear[t],
 	// the cells a king attacks t from.
 	stepFrom [2][][]stepAttacker
-	kingNear []bitset
+	// kingTargets[k] are the king's steps from k and, on the Möbius
+	// strip, its phasing move, each once.
+	kingTargets [][]int16
+	kingNear    []bitset
 	// plain: no duplicates, switches or phasing, so the counter needs
 	// none of their checks.
 	plain bool
@@ -110,6 +113,14 @@ func (g *Geometry) buildStepTables() {
 			add(g.knightFrom[t], MakePiece(by, Knight, false))
 			g.stepFrom[by][t] = s
 		}
+	}
+	g.kingTargets = make([][]int16, n)
+	for k := range g.kingTargets {
+		ts := append([]int16(nil), g.KingSteps[k]...)
+		if g.Twin != nil && !containsCell(ts, g.Twin[k]) {
+			ts = append(ts, g.Twin[k])
+		}
+		g.kingTargets[k] = ts
 	}
 	g.kingNear = make([]bitset, n)
 	for t := range g.kingNear {
