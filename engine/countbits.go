@@ -2,11 +2,15 @@ package engine
 
 import "math/bits"
 
-// The counter's bit path: on a plain board (no duplicate paths, switches or
-// phasing) the cells a rider reaches follow from which cells are occupied,
-// one 64-cell word at a time, when each of its rays runs through cells
-// numbered in one direction within one word. Whether a board's rays do is
-// read from its ray trees; where one does not, the counter walks the tree.
+// The counter's bit path, on every board without switches of up to 320
+// cells: perft keeps the cells of each colour as bits, and the counter
+// reads from them what it would otherwise walk the board for. On a plain
+// board (no duplicate paths, switches or phasing) whose rays each run
+// through cells numbered one way within one 64-cell word, as standard
+// chess's do, a rider's moves are one mask and a popcount per ray; other
+// boards cut their ray and attack trees into such runs (countsegs.go).
+// What form a cell gets is read from its trees; where a plain board's
+// cell does not fit, the counter walks its tree.
 
 // bitRay is one ray of a rider: its cells as a mask of one word of the
 // occupancy bits.
@@ -69,10 +73,11 @@ func gatherTops(x uint64) uint64 {
 	return ((x >> 7) * 0x0102040810204080) >> 56
 }
 
-// buildBitRays derives bitRays for every rider and cell, and attackBits
-// for every cell, of a plain board of up to 320 cells (the size of the
-// pinned set); a cell whose rays fork, leave a word or turn back in
-// numbering keeps nil and is walked.
+// buildBitRays derives the bit path's tables for a board without switches
+// of up to 320 cells (the size of the pinned set): attackBits for every
+// cell whose attack lines are one run each, knight and step masks, and on
+// a plain board bitRays and pawnBits (nil or not ok where a cell does not
+// fit); buildSegs covers the rest.
 func (g *Geometry) buildBitRays() {
 	if g.hasPartner || g.N > 64*len(Position{}.pinBuf) {
 		return
@@ -409,6 +414,80 @@ func (o *occupancy) countSteps(ks []bitRay) int {
 	n := 0
 	for _, k := range ks {
 		n += bits.OnesCount64(k.mask &^ o.own[k.word&7])
+	}
+	return n
+}
+
+// countPlain is countPiece on a board where every destination is reached
+// once, with no switches and no phasing. occ, when not nil, is the board as
+// bits, for riders whose rays have bitRays.
+func (p *Position) countPlain(o int16, occ *occupancy) int {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	n := 0
+	switch pc.Kind() {
+	case Pawn:
+		if occ != nil {
+			if pb := &g.pawnBits[us][pc.Dir()][o]; pb.ok {
+				return occ.countPawn(pb)
+			}
+		}
+		pt := &g.pawnAt[us][pc.Dir()][o]
+		for i, t := range pt.push {
+			if b[t] == 0 {
+				n++
+				if pt.promo[i] {
+					n += 3
+				}
+			}
+		}
+		for _, md := range pt.double {
+			if b[md[0]] == 0 && b[md[1]] == 0 {
+				n++
+			}
+		}
+		for i, t := range pt.cap {
+			if x := b[t]; x != 0 && x.Color() != us {
+				n++
+				if pt.promoCap[i] {
+					n += 3
+				}
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		} else if occ != nil {
+			return occ.countSteps(g.knightBits[o])
+		}
+		for _, t := range tbl {
+			if x := b[t]; x == 0 || x.Color() != us {
+				n++
+			}
+		}
+	case Bishop, Rook, Queen:
+		if occ != nil {
+			if rs := g.bitRays[pc.Kind()][o]; rs != nil {
+				return occ.countRider(rs)
+			}
+		}
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			x := b[nd.Cell]
+			if x != 0 {
+				if x.Color() != us {
+					n++
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			n++
+			i++
+		}
 	}
 	return n
 }
