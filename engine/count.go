@@ -8,7 +8,13 @@ import "math/bits"
 // destinations as it walks its tables; the rest go through the ordinary
 // generate-and-filter path, in scratch.
 func (p *Position) countLegal(scratch []Move) int {
-	return p.countLegalWith(scratch, nil)
+	if p.g.bitBoard {
+		return p.countLegalWith(scratch, nil)
+	}
+	if p.King[p.Side] < 0 {
+		return len(p.AppendLegal(scratch[:0]))
+	}
+	return p.countLegalTables(scratch)
 }
 
 // countLegalWith is countLegal given, on a board with the bit path, the
@@ -22,9 +28,6 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	}
 	us := p.Side
 	b := p.Board
-	if !p.g.bitBoard {
-		return p.countLegalTables(scratch)
-	}
 	var occ occupancy
 	if sides == nil {
 		var s sideBits
@@ -150,7 +153,13 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move, occ *occupancy)
 		return p.countKing(l.king, nil, -1)
 	}
 	if int16(o) != l.king && !l.pin.has(o) {
-		c, hit := p.countPiece(int16(o), l.mateTwin, occ)
+		var c int
+		var hit bool
+		if occ != nil {
+			c, hit = p.countPieceBits(int16(o), l.mateTwin, occ)
+		} else {
+			c, hit = p.countPiece(int16(o), l.mateTwin)
+		}
 		if !hit {
 			return c
 		}
@@ -170,31 +179,45 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move, occ *occupancy)
 	return len(p.filterWith(p.genPiece(scratch[:0], int16(o)), 0, *l))
 }
 
-// countPiece counts the pseudo-legal moves of the piece on o as genPiece
-// lists them (promotions four times, duplicates once). hit reports that
-// one of them ends on cell stop, which then needs the full test.
-func (p *Position) countPiece(o, stop int16, occ *occupancy) (n int, hit bool) {
+// countPieceBits is countPiece with the board as bits, where the piece's
+// tables have a bit form.
+func (p *Position) countPieceBits(o, stop int16, occ *occupancy) (n int, hit bool) {
 	g := p.g
 	if g.plain && stop < 0 {
 		return p.countPlain(o, occ), false
+	}
+	pc := p.Board[o]
+	switch pc.Kind() {
+	case Pawn:
+		if g.pawnAt[pc.Color()][pc.Dir()][o].distinct {
+			if pb := &g.pawnBits[pc.Color()][pc.Dir()][o]; pb.ok {
+				return p.countPawnBits(o, stop, pb, occ)
+			}
+		}
+	case King:
+	default:
+		if c, h, ok := p.countOnceBits(o, stop, occ); ok {
+			return c, h
+		}
+	}
+	return p.countPiece(o, stop)
+}
+
+// countPiece counts the pseudo-legal moves of the piece on o as genPiece
+// lists them (promotions four times, duplicates once). hit reports that
+// one of them ends on cell stop, which then needs the full test.
+func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
+	g := p.g
+	if g.plain && stop < 0 {
+		return p.countPlain(o, nil), false
 	}
 	b := p.Board
 	pc := b[o]
 	us := pc.Color()
 	if pc.Kind() != Pawn && pc.Kind() != King {
-		if occ != nil {
-			if c, h, ok := p.countOnceBits(o, stop, occ); ok {
-				return c, h
-			}
-		}
 		return p.countOnce(o, stop)
 	}
 	if pc.Kind() == Pawn && g.pawnAt[us][pc.Dir()][o].distinct {
-		if occ != nil {
-			if pb := &g.pawnBits[us][pc.Dir()][o]; pb.ok {
-				return p.countPawnBits(o, stop, pb, occ)
-			}
-		}
 		return p.countPawn(o, stop)
 	}
 	// seen and seenPromo mirror dedupe: plain destinations and promotion
