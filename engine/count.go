@@ -8,12 +8,69 @@ import "math/bits"
 // destinations as it walks its tables; the rest go through the ordinary
 // generate-and-filter path, in scratch.
 func (p *Position) countLegal(scratch []Move) int {
+	if p.g.bitBoard {
+		return p.countLegalWith(scratch, nil)
+	}
+	if p.King[p.Side] < 0 {
+		return len(p.AppendLegal(scratch[:0]))
+	}
+	return p.countLegalTables(scratch)
+}
+
+// countLegalWith is countLegal given, on a board with the bit path, the
+// cells of each colour as bits (nil: read from the board).
+func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	if p.King[p.Side] < 0 {
 		return len(p.AppendLegal(scratch[:0]))
 	}
 	if p.V.Observation {
 		return p.countHeisenberg(scratch)
 	}
+	us := p.Side
+	b := p.Board
+	var occ occupancy
+	if sides == nil {
+		var s sideBits
+		s.load(b)
+		sides = &s
+	}
+	for w := 0; w < p.g.bitWords; w++ {
+		occ.all[w&7] = sides[0][w&7] | sides[1][w&7]
+		occ.own[w&7] = sides[us][w&7]
+	}
+	l := p.legalityOcc(&occ)
+	if l.inCheck {
+		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
+	}
+	n := 0
+	p.nSafeSteps = 0
+	plain := p.g.plain
+	for w, own := range occ.own[:p.g.bitWords] {
+		for ; own != 0; own &= own - 1 {
+			o := w<<6 + bits.TrailingZeros64(own)
+			switch {
+			case int16(o) == l.king:
+				n += p.countKing(l.king, &occ, l.mateTwin)
+			case l.anyPin && l.pin.has(o):
+				n += p.countFrom(o, &l, scratch, nil)
+			case plain:
+				n += p.countPlain(int16(o), &occ)
+			default:
+				n += p.countFrom(o, &l, scratch, &occ)
+			}
+		}
+	}
+	ms := p.genEnPassant(scratch[:0])
+	if l.mateTwin >= 0 {
+		ms = p.genCastling(ms)
+	} else {
+		n += p.countCastling(&occ)
+	}
+	return n + len(p.filterWith(ms, 0, l))
+}
+
+// countLegalTables is countLegal on a board without the bit path.
+func (p *Position) countLegalTables(scratch []Move) int {
 	l := p.legality()
 	if l.inCheck {
 		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
@@ -27,17 +84,17 @@ func (p *Position) countLegal(scratch []Move) int {
 		for own := ownBytes(b, base, us); own != 0; own &= own - 1 {
 			o := base + bits.TrailingZeros64(own)>>3
 			if plain && int16(o) != l.king && !(l.anyPin && l.pin.has(o)) {
-				n += p.countPlain(int16(o))
+				n += p.countPlain(int16(o), nil)
 				continue
 			}
-			n += p.countFrom(o, &l, scratch)
+			n += p.countFrom(o, &l, scratch, nil)
 		}
 	}
 	ms := p.genEnPassant(scratch[:0])
 	if l.mateTwin >= 0 {
 		ms = p.genCastling(ms)
 	} else {
-		n += p.countCastling()
+		n += p.countCastling(nil)
 	}
 	return n + len(p.filterWith(ms, 0, l))
 }
@@ -57,23 +114,52 @@ func ownBytes(b []Piece, base int, us Color) uint64 {
 			w = w<<8 | uint64(b[i])
 		}
 	}
-	const low3, high = 0x0707070707070707, 0x8080808080808080
-	present := ((w & low3) + 0x7F7F7F7F7F7F7F7F) & high // kind bits not all zero
-	black := (w << 4) & high                            // colour bit moved to the top
+	present, black := pieceBytes(w)
 	if us == Black {
 		return present & black
 	}
 	return present &^ black
 }
 
+// cellBytes marks the cells base..base+7 that hold a piece (present) and
+// those whose piece is Black, in the top bit of byte i for cell base+i.
+func cellBytes(b []Piece, base int) (present, black uint64) {
+	var w uint64
+	if len(b)-base >= 8 {
+		c := b[base : base+8 : base+8]
+		w = uint64(c[0]) | uint64(c[1])<<8 | uint64(c[2])<<16 | uint64(c[3])<<24 |
+			uint64(c[4])<<32 | uint64(c[5])<<40 | uint64(c[6])<<48 | uint64(c[7])<<56
+	} else {
+		for i := len(b) - 1; i >= base; i-- {
+			w = w<<8 | uint64(b[i])
+		}
+	}
+	return pieceBytes(w)
+}
+
+// pieceBytes is cellBytes for eight cells read into one word, cell i in
+// byte i.
+func pieceBytes(w uint64) (present, black uint64) {
+	const low3, high = 0x0707070707070707, 0x8080808080808080
+	present = ((w & low3) + 0x7F7F7F7F7F7F7F7F) & high // kind bits not all zero
+	black = (w << 4) & high                            // colour bit moved to the top
+	return present, black
+}
+
 // countFrom counts the legal moves of the own piece on o, castling and en
-// passant excluded.
-func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
+// passant excluded; occ is the board as bits or nil.
+func (p *Position) countFrom(o int, l *legality, scratch []Move, occ *occupancy) int {
 	if int16(o) == l.king && p.g.Twin == nil {
-		return p.countKing(l.king)
+		return p.countKing(l.king, nil, -1)
 	}
 	if int16(o) != l.king && !l.pin.has(o) {
-		c, hit := p.countPiece(int16(o), l.mateTwin)
+		var c int
+		var hit bool
+		if occ != nil {
+			c, hit = p.countPieceBits(int16(o), l.mateTwin, occ)
+		} else {
+			c, hit = p.countPiece(int16(o), l.mateTwin)
+		}
 		if !hit {
 			return c
 		}
@@ -93,63 +179,28 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move) int {
 	return len(p.filterWith(p.genPiece(scratch[:0], int16(o)), 0, *l))
 }
 
-// countCastling counts the legal castling moves when the side to move is
-// not in check and no mate rule applies: the king's own cell is then known
-// to be safe, and the position after castling is tested by editing the
-// four cells in place. A cell the king may step to is safe with the king
-// on its own cell too (the king only blocks lines), so countKing's
-// findings spare those tests.
-func (p *Position) countCastling() int {
-	n := 0
-	for i := range p.V.Castling {
-		if p.castleLegal(&p.V.Castling[i]) {
-			n++
+// countPieceBits is countPiece with the board as bits, where the piece's
+// tables have a bit form.
+func (p *Position) countPieceBits(o, stop int16, occ *occupancy) (n int, hit bool) {
+	g := p.g
+	if g.plain && stop < 0 {
+		return p.countPlain(o, occ), false
+	}
+	pc := p.Board[o]
+	switch pc.Kind() {
+	case Pawn:
+		if g.pawnAt[pc.Color()][pc.Dir()][o].distinct {
+			if pb := &g.pawnBits[pc.Color()][pc.Dir()][o]; pb.ok {
+				return p.countPawnBits(o, stop, pb, occ)
+			}
+		}
+	case King:
+	default:
+		if c, h, ok := p.countOnceBits(o, stop, occ); ok {
+			return c, h
 		}
 	}
-	return n
-}
-
-// appendCastling appends the legal castling moves under countCastling's
-// conditions.
-func (p *Position) appendCastling(ms []Move) []Move {
-	for i := range p.V.Castling {
-		if cd := &p.V.Castling[i]; p.castleLegal(cd) {
-			ms = append(ms, Move{From: cd.KingFrom, To: cd.KingTo, Flags: FlagCastle, Mid: -1})
-		}
-	}
-	return ms
-}
-
-// castleLegal reports whether the side to move may castle by cd, for
-// countCastling and appendCastling.
-func (p *Position) castleLegal(cd *CastleDef) bool {
-	us := p.Side
-	them := us.Other()
-	b := p.Board
-	king, rook := MakePiece(us, King, false), MakePiece(us, Rook, false)
-	if cd.Color != us || p.Castle&cd.Right == 0 || b[cd.KingFrom] != king || b[cd.RookFrom] != rook {
-		return false
-	}
-	for _, c := range cd.Empty {
-		if b[c] != 0 {
-			return false
-		}
-	}
-	for _, c := range cd.Safe {
-		if c != cd.KingFrom && !containsCell(p.safeSteps[:p.nSafeSteps], c) && p.Attacked(int(c), them) {
-			return false
-		}
-	}
-	if !cd.recheck {
-		return true
-	}
-	kt, rt := b[cd.KingTo], b[cd.RookTo]
-	b[cd.KingFrom], b[cd.RookFrom] = 0, 0
-	b[cd.KingTo], b[cd.RookTo] = king, rook
-	ok := !p.Attacked(int(cd.KingTo), them)
-	b[cd.KingTo], b[cd.RookTo] = kt, rt
-	b[cd.KingFrom], b[cd.RookFrom] = king, rook
-	return ok
+	return p.countPiece(o, stop)
 }
 
 // countPiece counts the pseudo-legal moves of the piece on o as genPiece
@@ -158,7 +209,7 @@ func (p *Position) castleLegal(cd *CastleDef) bool {
 func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	g := p.g
 	if g.plain && stop < 0 {
-		return p.countPlain(o), false
+		return p.countPlain(o, nil), false
 	}
 	b := p.Board
 	pc := b[o]
@@ -257,110 +308,32 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 	return n, hit
 }
 
-// countPlain is countPiece on a board where every destination is reached
-// once, with no switches and no phasing.
-func (p *Position) countPlain(o int16) int {
-	g := p.g
-	b := p.Board
-	pc := b[o]
-	us := pc.Color()
-	n := 0
-	switch pc.Kind() {
-	case Pawn:
-		pt := &g.pawnAt[us][pc.Dir()][o]
-		for i, t := range pt.push {
-			if b[t] == 0 {
-				n++
-				if pt.promo[i] {
-					n += 3
-				}
-			}
-		}
-		for _, md := range pt.double {
-			if b[md[0]] == 0 && b[md[1]] == 0 {
-				n++
-			}
-		}
-		for i, t := range pt.cap {
-			if x := b[t]; x != 0 && x.Color() != us {
-				n++
-				if pt.promoCap[i] {
-					n += 3
-				}
-			}
-		}
-	case Knight, King:
-		tbl := g.Knight[o]
-		if pc.Kind() == King {
-			tbl = g.KingSteps[o]
-		}
-		for _, t := range tbl {
-			if x := b[t]; x == 0 || x.Color() != us {
-				n++
-			}
-		}
-	case Bishop, Rook, Queen:
-		nodes := g.rays[pc.Kind()][o]
-		for i := 0; i < len(nodes); {
-			nd := &nodes[i]
-			x := b[nd.Cell]
-			if x != 0 {
-				if x.Color() != us {
-					n++
-				}
-				i = int(nd.Skip)
-				continue
-			}
-			n++
-			i++
-		}
+// countKing counts the legal steps of the king on k (the side to move not
+// in check), phasing included: each target is tested with the king lifted
+// from k and standing on the target, and a target on stop (the twin of
+// the enemy king) by playing the move for the mate rule. occ, when not
+// nil, is the board as bits.
+func (p *Position) countKing(k int16, occ *occupancy, stop int16) int {
+	if occ != nil {
+		// The king's cell is empty while its steps are tested; a target
+		// lies on none of its own lines, so it needs no bit.
+		kw, kb := k>>6&7, uint64(1)<<uint(k&63)
+		occ.all[kw] &^= kb
+		n := p.countKingSteps(k, occ, stop)
+		occ.all[kw] |= kb
+		return n
 	}
-	return n
+	return p.countKingSteps(k, nil, stop)
 }
 
-// castleOpensLine reports whether castling cd can leave its king attacked
-// although every Safe cell was safe before it: when the king's target is
-// not a Safe cell, or when a line toward the target runs through the
-// king's or the rook's cell and on beyond it without first meeting the
-// rook's target, which the castling rook fills. Attacks by steps do not
-// depend on what stands between, so only lines matter.
-func (g *Geometry) castleOpensLine(cd *CastleDef) bool {
-	if !containsCell(cd.Safe, cd.KingTo) || g.hasPartner {
-		return true
-	}
-	cells := []int16{cd.KingFrom, cd.KingTo, cd.RookFrom, cd.RookTo}
-	for i, a := range cells {
-		for _, b := range cells[i+1:] {
-			if a == b {
-				return true
-			}
-		}
-	}
-	nodes := g.attackTrie[cd.KingTo]
-	for i := 0; i < len(nodes); {
-		n := nodes[i]
-		if n.Cell == cd.RookTo {
-			i = int(n.Skip)
-			continue
-		}
-		if (n.Cell == cd.KingFrom || n.Cell == cd.RookFrom) && int(n.Skip) > i+1 {
-			return true
-		}
-		i++
-	}
-	return false
-}
-
-// countKing counts the legal steps of the king on k on a board without
-// phasing (the side to move not in check): each target is tested with the
-// king lifted from k and standing on the target.
-func (p *Position) countKing(k int16) int {
+// countKingSteps is countKing once the king is lifted from occ.
+func (p *Position) countKingSteps(k int16, occ *occupancy, stop int16) int {
 	b := p.Board
 	king := b[k]
 	us := king.Color()
 	them := us.Other()
 	n := 0
-	for _, t := range p.g.KingSteps[k] {
+	for _, t := range p.g.kingTargets[k] {
 		x := b[t]
 		if x != 0 {
 			if x.Color() == us {
@@ -369,8 +342,17 @@ func (p *Position) countKing(k int16) int {
 		} else if !p.free(t) {
 			continue
 		}
+		if t == stop {
+			m := Move{From: k, To: t, Mid: -1}
+			u := p.Make(m)
+			if !p.Attacked(int(t), them) && !p.violatesMateRule(m, u) {
+				n++
+			}
+			p.Unmake(m, u)
+			continue
+		}
 		b[k], b[t] = 0, king
-		if !p.Attacked(int(t), them) {
+		if !p.attackedOcc(int(t), them, occ) {
 			n++
 			if x == 0 && p.nSafeSteps < len(p.safeSteps) && !p.g.hasPartner {
 				p.safeSteps[p.nSafeSteps] = t

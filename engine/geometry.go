@@ -406,6 +406,7 @@ func (g *Geometry) finish() {
 	}
 	g.buildStepTables()
 	g.buildAttackTries()
+	g.buildBitRays()
 	g.buildZobrist()
 }
 

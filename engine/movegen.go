@@ -12,11 +12,19 @@ func (p *Position) Attacked(t int, by Color) bool {
 
 // attackedByStep is Attacked for knights, kings, pawns and phasing.
 func (p *Position) attackedByStep(t int, by Color) bool {
+	return p.attackedByStepOnly(t, by, true)
+}
+
+// attackedByStepOnly is attackedByStep; without steps it leaves out the
+// knights and pawns, which the caller knows cannot attack t.
+func (p *Position) attackedByStepOnly(t int, by Color, steps bool) bool {
 	g := p.g
 	b := p.Board
-	for _, a := range g.stepFrom[by][t] {
-		if b[a.Cell] == a.Piece {
-			return true
+	if steps {
+		for _, a := range g.stepFrom[by][t] {
+			if b[a.Cell] == a.Piece {
+				return true
+			}
 		}
 	}
 	// Callers may edit Board (a caption recolours pieces), so the king's
@@ -324,14 +332,23 @@ type legality struct {
 	pin      bitset
 }
 
-func (p *Position) legality() legality {
+func (p *Position) legality() legality { return p.legalityOcc(nil) }
+
+// legalityOcc is legality given the board as bits (nil: walk the tables).
+func (p *Position) legalityOcc(occ *occupancy) legality {
 	us := p.Side
 	k := p.King[us]
 	l := legality{king: k, mateTwin: -1}
 	if k < 0 {
 		return l
 	}
-	l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
+	if occ != nil && p.g.attackBits[k] != nil {
+		l.pin, l.anyPin, l.inCheck = p.pinnedBits(p.g.attackBits[k], occ)
+	} else if occ != nil && p.g.attackSegs[k] != nil {
+		l.pin, l.anyPin, l.inCheck = p.pinnedSegs(p.g.attackSegs[k], occ)
+	} else {
+		l.pin, l.anyPin, l.inCheck = p.pinned(k, us)
+	}
 	l.inCheck = l.inCheck || p.attackedByStep(int(k), us.Other())
 	if p.V.MateRule != MateRuleNone && p.King[us.Other()] >= 0 {
 		l.mateTwin = p.g.Twin[p.King[us.Other()]]

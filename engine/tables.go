@@ -14,10 +14,32 @@ type countTables struct {
 	// t attacked by a step". The king is found by its cell in kingNear[t],
 	// the cells a king attacks t from.
 	stepFrom [2][][]stepAttacker
-	kingNear []bitset
+	// kingTargets[k] are the king's steps from k and, on the Möbius
+	// strip, its phasing move, each once.
+	kingTargets [][]int16
+	kingNear    []bitset
 	// plain: no duplicates, switches or phasing, so the counter needs
 	// none of their checks.
 	plain bool
+	// bitRays[k][cell]: the rays of rider kind k as occupancy bits, on a
+	// plain board (nil for a cell whose rays do not allow it).
+	bitRays [7][]*bitRays
+	// attackBits[t]: the lines of attackTrie[t] as occupancy bits (nil
+	// for a cell whose lines do not allow it). bitBoard: the counter
+	// takes the bit path (a plain board of up to 320 cells).
+	attackBits []*bitLines
+	bitBoard   bool
+	bitWords   int
+	// knightBits and pawnBits are the knight and pawn tables as masks
+	// for the bit path.
+	knightBits [][]bitRay
+	// stepBits[by][t] are the cells of stepFrom[by][t] as masks.
+	stepBits [2][][]bitRay
+	pawnBits [2][2][]pawnBits
+	// segRays and attackSegs are rays and attack trees as runs of bits
+	// where bitRays and attackBits have none (countsegs.go).
+	segRays    [7][][]bitSeg
+	attackSegs [][]bitSeg
 }
 
 // pawnCell is what a pawn of one colour and direction does from one cell.
@@ -91,6 +113,14 @@ func (g *Geometry) buildStepTables() {
 			add(g.knightFrom[t], MakePiece(by, Knight, false))
 			g.stepFrom[by][t] = s
 		}
+	}
+	g.kingTargets = make([][]int16, n)
+	for k := range g.kingTargets {
+		ts := append([]int16(nil), g.KingSteps[k]...)
+		if g.Twin != nil && !containsCell(ts, g.Twin[k]) {
+			ts = append(ts, g.Twin[k])
+		}
+		g.kingTargets[k] = ts
 	}
 	g.kingNear = make([]bitset, n)
 	for t := range g.kingNear {
