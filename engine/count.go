@@ -104,7 +104,17 @@ func (p *Position) countLegalTables(scratch []Move) int {
 // time spares a branch per cell, which the mix of empty cells and both
 // colours makes hard to predict.
 func ownBytes(b []Piece, base int, us Color) uint64 {
-	present, black := cellBytes(b, base)
+	var w uint64
+	if len(b)-base >= 8 {
+		c := b[base : base+8 : base+8]
+		w = uint64(c[0]) | uint64(c[1])<<8 | uint64(c[2])<<16 | uint64(c[3])<<24 |
+			uint64(c[4])<<32 | uint64(c[5])<<40 | uint64(c[6])<<48 | uint64(c[7])<<56
+	} else {
+		for i := len(b) - 1; i >= base; i-- {
+			w = w<<8 | uint64(b[i])
+		}
+	}
+	present, black := pieceBytes(w)
 	if us == Black {
 		return present & black
 	}
