@@ -38,6 +38,9 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 		occ.all[w&7] = sides[0][w&7] | sides[1][w&7]
 		occ.own[w&7] = sides[us][w&7]
 	}
+	if p.g.switches != nil {
+		occ.closeSwitches(p.g.switches)
+	}
 	l := p.legalityOcc(&occ)
 	if l.inCheck {
 		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
@@ -45,7 +48,7 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	n := 0
 	p.nSafeSteps = 0
 	plain := p.g.plain
-	for w, own := range occ.own[:p.g.bitWords] {
+	for w, own := range sides[us][:p.g.bitWords] {
 		for ; own != 0; own &= own - 1 {
 			o := w<<6 + bits.TrailingZeros64(own)
 			switch {
@@ -191,13 +194,19 @@ func (p *Position) countPieceBits(o, stop int16, occ *occupancy) (n int, hit boo
 	pc := p.Board[o]
 	switch pc.Kind() {
 	case Pawn:
-		if g.pawnAt[pc.Color()][pc.Dir()][o].distinct {
-			if pb := &g.pawnBits[pc.Color()][pc.Dir()][o]; pb.ok {
-				return p.countPawnBits(o, stop, pb, occ)
-			}
+		// ok implies distinct targets; reading it alone spares a load of
+		// the larger pawnAt record.
+		if pb := &g.pawnBits[pc.Color()][pc.Dir()][o]; pb.ok {
+			return p.countPawnBits(o, stop, pb, occ)
 		}
 	case King:
 	default:
+		// A rider whose rays are one run each and share no cell counts as
+		// on a plain board; bitRays exist only where no phasing move can
+		// land on a ray's cell (and so no stop).
+		if rs := g.bitRays[pc.Kind()]; rs != nil && rs[o] != nil {
+			return occ.countRider(rs[o]), false
+		}
 		if c, h, ok := p.countOnceBits(o, stop, occ); ok {
 			return c, h
 		}
@@ -316,6 +325,9 @@ func (p *Position) countPiece(o, stop int16) (n int, hit bool) {
 // the enemy king) by playing the move for the mate rule. occ, when not
 // nil, is the board as bits.
 func (p *Position) countKing(k int16, occ *occupancy, stop int16) int {
+	if occ != nil && p.g.switches != nil && p.g.Partner[k] >= 0 {
+		occ = nil // lifting the king opens its switch's other half too
+	}
 	if occ != nil {
 		// The king's cell is empty while its steps are tested; a target
 		// lies on none of its own lines, so it needs no bit.

@@ -2,15 +2,16 @@ package engine
 
 import "math/bits"
 
-// The counter's bit path, on every board without switches of up to 320
-// cells: perft keeps the cells of each colour as bits, and the counter
-// reads from them what it would otherwise walk the board for. On a plain
-// board (no duplicate paths, switches or phasing) whose rays each run
-// through cells numbered one way within one 64-cell word, as standard
-// chess's do, a rider's moves are one mask and a popcount per ray; other
-// boards cut their ray and attack trees into such runs (countsegs.go).
-// What form a cell gets is read from its trees; where a plain board's
-// cell does not fit, the counter walks its tree.
+// The counter's bit path, on every board of up to 320 cells: perft keeps
+// the cells of each colour as bits, and the counter reads from them what
+// it would otherwise walk the board for. Where a rider's rays each run
+// through cells numbered one way within one 64-cell word and share no
+// cell, as standard chess's do, its moves are one mask and a popcount per
+// ray; other cells cut their ray and attack trees into such runs
+// (countsegs.go). What form a cell gets is read from its trees; where a
+// plain board's cell does not fit, the counter walks its tree. On a board
+// with switches the empty half of a taken switch counts as taken
+// (closeSwitches), which is all the rays and pawns need to know of them.
 
 // bitRay is one ray of a rider: its cells as a mask of one word of the
 // occupancy bits.
@@ -73,17 +74,25 @@ func gatherTops(x uint64) uint64 {
 	return ((x >> 7) * 0x0102040810204080) >> 56
 }
 
-// buildBitRays derives the bit path's tables for a board without switches
-// of up to 320 cells (the size of the pinned set): attackBits for every
-// cell whose attack lines are one run each, knight and step masks, and on
-// a plain board bitRays and pawnBits (nil or not ok where a cell does not
-// fit); buildSegs covers the rest.
+// buildBitRays derives the bit path's tables for a board of up to 320
+// cells (the size of the pinned set): attackBits for every cell whose
+// attack lines are one run each, knight and step masks, pawnBits, and
+// where no phasing move can coincide with a ray's cell bitRays (nil or
+// not ok where a cell does not fit); buildSegs covers the rest.
 func (g *Geometry) buildBitRays() {
-	if g.hasPartner || g.N > 64*len(Position{}.pinBuf) {
+	if g.N > 64*len(Position{}.pinBuf) {
 		return
 	}
 	g.bitBoard = true
 	g.bitWords = (g.N + 63) / 64
+	for c, pp := range g.Partner {
+		if int(pp) > c {
+			w := [2]int16{int16(c), pp}
+			g.switches = append(g.switches, w)
+			g.switchCells[c>>6&7] |= 1 << uint(c&63)
+			g.switchCells[pp>>6&7] |= 1 << uint(pp&63)
+		}
+	}
 	for by := 0; by < 2; by++ {
 		g.stepBits[by] = make([][]bitRay, g.N)
 		for t := range g.stepBits[by] {
@@ -108,32 +117,48 @@ func (g *Geometry) buildBitRays() {
 	}
 	g.attackBits = make([]*bitLines, g.N)
 	for t := range g.attackBits {
-		g.attackBits[t] = bitLinesOf(g.attackTrie[t])
+		g.attackBits[t] = bitLinesOf(g.attackTrie[t], &g.switchCells)
 	}
-	if g.plain {
+	// Where a phasing move may coincide with a ray's cell, every rider
+	// takes the runs of buildSegs, which count a cell once.
+	if g.Twin == nil {
 		for _, k := range []Kind{Bishop, Rook, Queen} {
 			g.bitRays[k] = make([]*bitRays, g.N)
 			for o := 0; o < g.N; o++ {
-				g.bitRays[k][o] = bitRaysOf(g.RayPaths(k, o), len(g.rays[k][o]))
+				g.bitRays[k][o] = bitRaysOf(g.RayPaths(k, o), len(g.rays[k][o]), &g.switchCells)
 			}
 		}
 	}
 	g.buildSegs()
+	// A king on a switch is attacked when its switch is, and a king's
+	// step into a switch closes the other half behind it: those tests
+	// walk the board (attackedOcc and legalityOcc fall back to it).
+	for _, sw := range g.switches {
+		for _, c := range sw {
+			g.attackBits[c], g.attackSegs[c] = nil, nil
+		}
+	}
 }
 
-func bitRaysOf(paths [][]int, nodes int) *bitRays {
+// bitRaysOf is the rays paths as bitRays, or nil when the tree forks, two
+// rays share a cell, a ray leaves its word or turns back in numbering, or
+// it runs through a switch cell.
+func bitRaysOf(paths [][]int, nodes int, switches *[8]uint64) *bitRays {
 	total := 0
 	rs := &bitRays{}
+	var cells [8]uint64
 	for _, p := range paths {
 		total += len(p)
 		w := p[0] >> 6
 		up := len(p) == 1 || p[1] > p[0]
 		r := bitRay{word: uint8(w)}
 		for i, c := range p {
-			if c>>6 != w || i > 0 && (c > p[i-1]) != up {
+			bit := uint64(1) << uint(c&63)
+			if c>>6 != w || i > 0 && (c > p[i-1]) != up || (cells[w&7]|switches[w&7])&bit != 0 {
 				return nil
 			}
-			r.mask |= 1 << uint(c&63)
+			cells[w&7] |= bit
+			r.mask |= bit
 		}
 		if up {
 			rs.up = append(rs.up, r)
@@ -182,9 +207,10 @@ type bitLines struct {
 }
 
 // bitLinesOf turns an attack tree into lines, or nil when the tree forks,
-// a line leaves its word or turns back in numbering, or the kinds that
-// attack change along a line.
-func bitLinesOf(nodes []attackNode) *bitLines {
+// a line leaves its word or turns back in numbering, the kinds that
+// attack change along a line, or a line runs through a switch cell
+// (switches: pinnedSegs knows what an empty half stands for).
+func bitLinesOf(nodes []attackNode, switches *[8]uint64) *bitLines {
 	ls := &bitLines{}
 	for i := 0; i < len(nodes); {
 		end := int(nodes[i].Skip)
@@ -194,7 +220,8 @@ func bitLinesOf(nodes []attackNode) *bitLines {
 		l := bitLine{word: uint8(w), kinds: nodes[i].Mask}
 		for j := i; j < end; j++ {
 			n := nodes[j]
-			if int(n.Skip) != end || n.Cell>>6 != w || n.Mask != l.kinds || j > i && (n.Cell > nodes[j-1].Cell) != up {
+			if int(n.Skip) != end || n.Cell>>6 != w || n.Mask != l.kinds || j > i && (n.Cell > nodes[j-1].Cell) != up ||
+				switches[w&7]>>uint(n.Cell&63)&1 != 0 {
 				return nil
 			}
 			l.mask |= 1 << uint(n.Cell&63)
@@ -335,10 +362,11 @@ func cellBits(cells []int16) []bitRay {
 
 // pawnBits is what a pawn of one colour and direction does from one cell,
 // as masks of one word: its pushes, its double step (the cell skipped and
-// the target) and its captures. ok is false where the pawn's targets span
-// words, it has more than one double step, a double step promotes, or
-// only some of its other targets promote; the counter then reads the
-// tables. promo: every push and capture promotes (four moves each).
+// the target) and its captures. ok is false where two of the pawn's
+// targets are one cell (pawnCell.distinct), they span words, it has more
+// than one double step, a double step promotes, or only some of its other
+// targets promote; the counter then reads the tables. promo: every push
+// and capture promotes (four moves each).
 type pawnBits struct {
 	push, double, cap uint64
 	doubleTo          uint64
@@ -351,7 +379,7 @@ func (g *Geometry) pawnBitsOf(c Color, d, o int) pawnBits {
 	var pb pawnBits
 	var all []int16
 	all = append(append(all, pt.push...), pt.cap...)
-	if len(pt.double) > 1 {
+	if len(pt.double) > 1 || !pt.distinct {
 		return pb
 	}
 	for _, md := range pt.double {

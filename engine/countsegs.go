@@ -95,6 +95,25 @@ func (g *Geometry) buildSegs() {
 	}
 }
 
+// closeSwitches marks the empty half of every taken switch as taken by
+// the side to move: nothing may stop on it or pass it (RULES §7), so the
+// rays and pawn moves read from all and own stop there and leave it out.
+// The counter's loop over its pieces reads the colour bits, not own;
+// pinnedSegs tells the half from a piece by the board.
+func (o *occupancy) closeSwitches(sw [][2]int16) {
+	for _, h := range sw {
+		a, b := h[0], h[1]
+		ab, bb := uint64(1)<<uint(a&63), uint64(1)<<uint(b&63)
+		if o.all[a>>6&7]&ab != 0 {
+			o.all[b>>6&7] |= bb
+			o.own[b>>6&7] |= bb
+		} else if o.all[b>>6&7]&bb != 0 {
+			o.all[a>>6&7] |= ab
+			o.own[a>>6&7] |= ab
+		}
+	}
+}
+
 // nearest is the bit of the piece nearest the start of run s among bl
 // (not 0).
 func (s *bitSeg) nearest(bl uint64) int {
@@ -209,6 +228,7 @@ func (p *Position) attackedBySegs(segs []bitSeg, all *[8]uint64, by Color) bool 
 // path the nearest piece, and behind an own one the next.
 func (p *Position) pinnedSegs(segs []bitSeg, occ *occupancy) (pin bitset, any, check bool) {
 	b := p.Board
+	us := p.Side
 	pin = p.pinBuf[:]
 	pin[0], pin[1], pin[2], pin[3], pin[4] = 0, 0, 0, 0, 0
 	for i := 0; i < len(segs); {
@@ -224,6 +244,18 @@ func (p *Position) pinnedSegs(segs []bitSeg, occ *occupancy) (pin bitset, any, c
 				c := int(w)<<6 + f
 				own := occ.own[w]>>uint(f)&1 != 0
 				hits := s.kinds&kindBit(b[c].Kind()) != 0
+				if b[c] == 0 {
+					// The empty half of a taken switch: the piece on the
+					// other half blocks the path here, and is pinned if
+					// it is ours and an enemy rider stands behind; a rider
+					// there neither checks nor pins along this path.
+					if pp := p.g.Partner[c]; first < 0 && b[pp].Color() == us {
+						first = int(pp)
+						continue
+					}
+					i = end - 1
+					break
+				}
 				if first < 0 {
 					if !own {
 						check = check || hits

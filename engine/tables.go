@@ -40,6 +40,10 @@ type countTables struct {
 	// where bitRays and attackBits have none (countsegs.go).
 	segRays    [7][][]bitSeg
 	attackSegs [][]bitSeg
+	// switches are the two halves of each switch (Chess 66), and
+	// switchCells all of them as bits.
+	switches    [][2]int16
+	switchCells [8]uint64
 }
 
 // pawnCell is what a pawn of one colour and direction does from one cell.
