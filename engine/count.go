@@ -24,7 +24,7 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 		return len(p.AppendLegal(scratch[:0]))
 	}
 	if p.V.Observation {
-		return p.countHeisenberg(scratch)
+		return p.countHeisenberg(scratch, sides)
 	}
 	us := p.Side
 	b := p.Board

@@ -65,7 +65,7 @@ func TestSideBitsFollowMoves(t *testing.T) {
 	}
 	for _, id := range Variants() {
 		v := MustVariant(id)
-		if !v.Geo.bitBoard || v.Observation {
+		if !v.Geo.bitBoard {
 			continue
 		}
 		rng := rand.New(rand.NewSource(int64(len(id)) * 7))

@@ -21,10 +21,12 @@ var chebRing = func() (r [64][8]uint64) {
 }()
 
 // watch is what the opponent of the side to move sees: for each cell, how
-// many of its pieces have it in their capture range.
+// many of its pieces have it in their capture range, as a binary number
+// whose bit i is cell's bit in planes[i] (up to 31 watchers; a side has at
+// most 16 pieces), so a piece's range is added to every cell at once.
 type watch struct {
-	n    [64]uint8
-	seen uint64
+	planes [5]uint64
+	seen   uint64
 	// own and enemy occupancy, and the enemy king, for landing tests.
 	own, enemy, enemyKing uint64
 }
@@ -65,28 +67,85 @@ func (p *Position) captureRange(o int) uint64 {
 	return m
 }
 
+// add counts one more watcher on every cell of r.
+func (w *watch) add(r uint64) {
+	for i := 0; r != 0 && i < len(w.planes); i++ {
+		w.planes[i], r = w.planes[i]^r, w.planes[i]&r
+	}
+}
+
+// count is how many enemy pieces watch cell s.
+func (w *watch) count(s int16) int {
+	n := 0
+	for i, pl := range w.planes {
+		n |= int(pl>>uint(s)&1) << i
+	}
+	return n
+}
+
 // observe fills w for the side to move.
 func (p *Position) observe(w *watch) {
-	them := p.Side.Other()
-	for o, pc := range p.Board {
-		if pc == 0 {
-			continue
-		}
-		if pc.Color() != them {
-			w.own |= 1 << uint(o)
-			continue
-		}
-		w.enemy |= 1 << uint(o)
-		if pc.Kind() == King {
+	var s sideBits
+	s.load(p.Board)
+	p.observeBits(w, &s)
+}
+
+// observeBits is observe given the cells of each colour as bits. A
+// piece's capture range comes from the bit tables where its cell has
+// them: a rider's rays up to and including their first piece.
+func (p *Position) observeBits(w *watch, s *sideBits) {
+	g := p.g
+	b := p.Board
+	us := p.Side
+	them := us.Other()
+	w.own, w.enemy = s[us][0], s[them][0]
+	all := w.own | w.enemy
+	tables := g.bitBoard && g.N <= 64
+	for e := w.enemy; e != 0; e &= e - 1 {
+		o := bits.TrailingZeros64(e)
+		pc := b[o]
+		var r uint64
+		switch k := pc.Kind(); {
+		case k == King:
 			w.enemyKing |= 1 << uint(o)
+			r = p.captureRange(o)
+		case !tables:
+			r = p.captureRange(o)
+		case k == Knight:
+			for _, kb := range g.knightBits[o] {
+				r |= kb.mask
+			}
+		case k == Pawn:
+			if pb := &g.pawnBits[them][pc.Dir()][o]; pb.ok {
+				r = pb.cap
+			} else {
+				r = p.captureRange(o)
+			}
+		default:
+			if rs := g.bitRays[k]; rs != nil && rs[o] != nil {
+				r = rideRange(rs[o], all)
+			} else {
+				r = p.captureRange(o)
+			}
 		}
-		r := p.captureRange(o)
 		w.seen |= r
-		for r != 0 {
-			w.n[bits.TrailingZeros64(r)]++
-			r &= r - 1
-		}
+		w.add(r)
 	}
+}
+
+// rideRange is the cells of the rays rs up to and including each ray's
+// first cell in all.
+func rideRange(rs *bitRays, all uint64) uint64 {
+	var r uint64
+	for _, ray := range rs.up {
+		bl := all & ray.mask
+		r |= ray.mask & (bl ^ (bl - 1))
+	}
+	for _, ray := range rs.down {
+		bl := all & ray.mask
+		r |= ray.mask & -(uint64(1) << 63 >> uint(bits.LeadingZeros64(bl|1)))
+	}
+	return r
 }
 
 // knightForward is the cell one orthogonal step from o along the longer
@@ -321,7 +380,7 @@ func (p *Position) pieceMoves(ms []Move, o int16, w *watch, sOf *[64]int16) []Mo
 		s := int16(bits.TrailingZeros64(seenAt))
 		seenAt &= seenAt - 1
 		ms = p.speedChange(ms, o, s, w, &done)
-		ms = p.positionChange(ms, o, s, int(w.n[s]), fide, w, &done)
+		ms = p.positionChange(ms, o, s, w.count(s), fide, w, &done)
 	}
 	return ms
 }

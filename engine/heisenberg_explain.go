@@ -71,7 +71,7 @@ func (p *Position) Explain(from, to int) (Observation, error) {
 		return ob, nil
 	}
 	s := sOf[found]
-	ob.Observed, ob.S, ob.N = true, int(s), int(w.n[s])
+	ob.Observed, ob.S, ob.N = true, int(s), w.count(s)
 	ob.Observers = p.observersOf(int(s))
 	if p.Board[s] == 0 {
 		ob.SpeedKind = speedKind(pc.Kind())

@@ -10,7 +10,7 @@ func (p *Position) Perft(depth int) uint64 {
 	for i := range bufs {
 		bufs[i] = make([]Move, 0, 256)
 	}
-	if p.g.bitBoard && !p.V.Observation {
+	if p.g.bitBoard {
 		var s sideBits
 		s.load(p.Board)
 		return p.perftBits(depth, bufs, &s)
