@@ -47,7 +47,7 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	}
 	n := 0
 	p.nSafeSteps = 0
-	plain := p.g.plain
+	plain, twin := p.g.plain, p.g.Twin != nil
 	for w, own := range sides[us][:p.g.bitWords] {
 		for ; own != 0; own &= own - 1 {
 			o := w<<6 + bits.TrailingZeros64(own)
@@ -58,6 +58,8 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 				n += p.countFrom(o, &l, scratch, nil)
 			case plain:
 				n += p.countPlain(int16(o), &occ)
+			case !twin:
+				n += p.countFree(int16(o), &occ)
 			default:
 				n += p.countFrom(o, &l, scratch, &occ)
 			}

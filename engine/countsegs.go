@@ -174,6 +174,37 @@ func (p *Position) countOnceBits(o, stop int16, occ *occupancy) (n int, hit, ok 
 	return n, hit, true
 }
 
+// countFree counts the moves of the piece on o, not the king and not
+// pinned, the side not in check, on a board without phasing (so with
+// bitRays) that is not plain: what countFrom does there, with nothing
+// to test and no cell to stop on. A knight's targets as masks and a
+// rider's reach count each cell once.
+func (p *Position) countFree(o int16, occ *occupancy) int {
+	g := p.g
+	pc := p.Board[o]
+	switch k := pc.Kind(); k {
+	case Pawn:
+		if pb := &g.pawnBits[pc.Color()][pc.Dir()][o]; pb.ok {
+			return occ.countPawn(pb)
+		}
+		n, _ := p.countPiece(o, -1)
+		return n
+	case Knight:
+		return occ.countSteps(g.knightBits[o])
+	default:
+		if rs := g.bitRays[k][o]; rs != nil {
+			return occ.countRider(rs)
+		}
+		var r [8]uint64
+		occ.reach(g.segRays[k][o], &r)
+		n := 0
+		for w := 0; w < g.bitWords; w++ {
+			n += bits.OnesCount64(r[w&7] &^ occ.own[w&7])
+		}
+		return n
+	}
+}
+
 // countPawnBits is countPawn from the occupancy bits, for a pawn whose
 // targets are all different cells and have the bit form pb.
 func (p *Position) countPawnBits(o, stop int16, pb *pawnBits, occ *occupancy) (n int, hit bool) {
