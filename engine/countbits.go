@@ -110,8 +110,12 @@ func (g *Geometry) buildBitRays() {
 	for c := 0; c < 2; c++ {
 		for d := 0; d < 2; d++ {
 			g.pawnBits[c][d] = make([]pawnBits, g.N)
+			g.pawnWide[c][d] = make([]pawnWide, g.N)
 			for o := range g.pawnBits[c][d] {
 				g.pawnBits[c][d][o] = g.pawnBitsOf(Color(c), d, o)
+				if !g.pawnBits[c][d][o].ok {
+					g.pawnWide[c][d][o] = g.pawnWideOf(Color(c), d, o)
+				}
 			}
 		}
 	}

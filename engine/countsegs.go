@@ -184,8 +184,12 @@ func (p *Position) countFree(o int16, occ *occupancy) int {
 	pc := p.Board[o]
 	switch k := pc.Kind(); k {
 	case Pawn:
-		if pb := &g.pawnBits[pc.Color()][pc.Dir()][o]; pb.ok {
+		c, d := pc.Color(), pc.Dir()
+		if pb := &g.pawnBits[c][d][o]; pb.ok {
 			return occ.countPawn(pb)
+		}
+		if pw := &g.pawnWide[c][d][o]; pw.ok {
+			return occ.countPawnWide(pw)
 		}
 		n, _ := p.countPiece(o, -1)
 		return n
@@ -307,4 +311,81 @@ func (p *Position) pinnedSegs(segs []bitSeg, occ *occupancy) (pin bitset, any, c
 		i = end
 	}
 	return pin, any, check
+}
+
+// pawnWide is pawnBits for a pawn whose targets lie in two words, or only
+// some of which promote (a cube's pawn near an edge): per word its pushes,
+// captures, promoting targets and double step (the cell skipped and the
+// target), which counts once. ok is false where two targets are one cell
+// or the pawn has more than one double step or a promoting one.
+type pawnWide struct {
+	push, cap, promo, double [2]uint64
+	word                     [2]uint8
+	ok                       bool
+}
+
+func (g *Geometry) pawnWideOf(c Color, d, o int) pawnWide {
+	pt := &g.pawnAt[c][d][o]
+	var pw pawnWide
+	if !pt.distinct || len(pt.double) > 1 {
+		return pw
+	}
+	var words []int16
+	slot := func(t int16) (int, bool) {
+		for i, w := range words {
+			if w == t>>6 {
+				return i, true
+			}
+		}
+		if len(words) == len(pw.word) {
+			return 0, false
+		}
+		words = append(words, t>>6)
+		pw.word[len(words)-1] = uint8(t >> 6)
+		return len(words) - 1, true
+	}
+	put := func(masks *[2]uint64, t int16, promo bool) bool {
+		i, ok := slot(t)
+		if ok {
+			masks[i] |= 1 << uint(t&63)
+			if promo {
+				pw.promo[i] |= 1 << uint(t&63)
+			}
+		}
+		return ok
+	}
+	for i, t := range pt.push {
+		if !put(&pw.push, t, pt.promo[i]) {
+			return pawnWide{}
+		}
+	}
+	for i, t := range pt.cap {
+		if !put(&pw.cap, t, pt.promoCap[i]) {
+			return pawnWide{}
+		}
+	}
+	for _, md := range pt.double {
+		if g.Promo[c][d][md[1]] || !put(&pw.double, md[0], false) || !put(&pw.double, md[1], false) {
+			return pawnWide{}
+		}
+	}
+	if len(words) == 1 {
+		pw.word[1] = pw.word[0] // the second word's masks are empty
+	}
+	pw.ok = true
+	return pw
+}
+
+// countPawnWide counts the moves of a pawn with the tables pw.
+func (o *occupancy) countPawnWide(pw *pawnWide) int {
+	w0, w1 := pw.word[0]&7, pw.word[1]&7
+	all0, all1 := o.all[w0], o.all[w1]
+	to0 := pw.push[0]&^all0 | pw.cap[0]&all0&^o.own[w0]
+	to1 := pw.push[1]&^all1 | pw.cap[1]&all1&^o.own[w1]
+	n := bits.OnesCount64(to0) + bits.OnesCount64(to1) +
+		3*(bits.OnesCount64(to0&pw.promo[0])+bits.OnesCount64(to1&pw.promo[1]))
+	if pw.double[0]|pw.double[1] != 0 && pw.double[0]&all0 == 0 && pw.double[1]&all1 == 0 {
+		n++
+	}
+	return n
 }

@@ -36,6 +36,8 @@ type countTables struct {
 	// stepBits[by][t] are the cells of stepFrom[by][t] as masks.
 	stepBits [2][][]bitRay
 	pawnBits [2][2][]pawnBits
+	// pawnWide: pawns whose targets pawnBits cannot hold (countsegs.go).
+	pawnWide [2][2][]pawnWide
 	// segRays and attackSegs are rays and attack trees as runs of bits
 	// where bitRays and attackBits have none (countsegs.go).
 	segRays    [7][][]bitSeg
