@@ -313,21 +313,25 @@ func (p *Position) pinnedSegs(segs []bitSeg, occ *occupancy) (pin bitset, any, c
 	return pin, any, check
 }
 
-// pawnWide is pawnBits for a pawn whose targets lie in two words, or only
-// some of which promote (a cube's pawn near an edge): per word its pushes,
-// captures, promoting targets and double step (the cell skipped and the
-// target), which counts once. ok is false where two targets are one cell
-// or the pawn has more than one double step or a promoting one.
+// pawnWide is pawnBits for a pawn whose targets lie in two words, only
+// some of which promote (a cube's pawn near an edge), or that has two
+// double steps (Chess 66's, into either half of a switch): per word its
+// pushes, captures and promoting targets, and per double step and word
+// the cells it skips and lands on. ok is false where two targets are one
+// cell, they span more words, the pawn has more double steps, or one
+// promotes.
 type pawnWide struct {
-	push, cap, promo, double [2]uint64
-	word                     [2]uint8
-	ok                       bool
+	push, cap, promo [2]uint64
+	double           [2][2]uint64
+	word             [2]uint8
+	doubles          uint8
+	ok               bool
 }
 
 func (g *Geometry) pawnWideOf(c Color, d, o int) pawnWide {
 	pt := &g.pawnAt[c][d][o]
 	var pw pawnWide
-	if !pt.distinct || len(pt.double) > 1 {
+	if !pt.distinct || len(pt.double) > len(pw.double) {
 		return pw
 	}
 	var words []int16
@@ -364,14 +368,15 @@ func (g *Geometry) pawnWideOf(c Color, d, o int) pawnWide {
 			return pawnWide{}
 		}
 	}
-	for _, md := range pt.double {
-		if g.Promo[c][d][md[1]] || !put(&pw.double, md[0], false) || !put(&pw.double, md[1], false) {
+	for i, md := range pt.double {
+		if g.Promo[c][d][md[1]] || !put(&pw.double[i], md[0], false) || !put(&pw.double[i], md[1], false) {
 			return pawnWide{}
 		}
 	}
 	if len(words) == 1 {
 		pw.word[1] = pw.word[0] // the second word's masks are empty
 	}
+	pw.doubles = uint8(len(pt.double))
 	pw.ok = true
 	return pw
 }
@@ -384,7 +389,10 @@ func (o *occupancy) countPawnWide(pw *pawnWide) int {
 	to1 := pw.push[1]&^all1 | pw.cap[1]&all1&^o.own[w1]
 	n := bits.OnesCount64(to0) + bits.OnesCount64(to1) +
 		3*(bits.OnesCount64(to0&pw.promo[0])+bits.OnesCount64(to1&pw.promo[1]))
-	if pw.double[0]|pw.double[1] != 0 && pw.double[0]&all0 == 0 && pw.double[1]&all1 == 0 {
+	if pw.doubles > 0 && pw.double[0][0]&all0|pw.double[0][1]&all1 == 0 {
+		n++
+	}
+	if pw.doubles > 1 && pw.double[1][0]&all0|pw.double[1][1]&all1 == 0 {
 		n++
 	}
 	return n
