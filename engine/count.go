@@ -47,21 +47,23 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	}
 	n := 0
 	p.nSafeSteps = 0
-	plain, twin := p.g.plain, p.g.Twin != nil
-	for w, own := range sides[us][:p.g.bitWords] {
-		for ; own != 0; own &= own - 1 {
-			o := w<<6 + bits.TrailingZeros64(own)
-			switch {
-			case int16(o) == l.king:
-				n += p.countKing(l.king, &occ, l.mateTwin)
-			case l.anyPin && l.pin.has(o):
-				n += p.countFrom(o, &l, scratch, nil)
-			case plain:
-				n += p.countPlain(int16(o), &occ)
-			case !twin:
-				n += p.countFree(int16(o), &occ)
-			default:
-				n += p.countFrom(o, &l, scratch, &occ)
+	if !p.g.plain && p.g.Twin == nil {
+		n = p.countPieces(sides[us][:p.g.bitWords], &l, scratch, &occ)
+	} else {
+		plain := p.g.plain
+		for w, own := range sides[us][:p.g.bitWords] {
+			for ; own != 0; own &= own - 1 {
+				o := w<<6 + bits.TrailingZeros64(own)
+				switch {
+				case int16(o) == l.king:
+					n += p.countKing(l.king, &occ, l.mateTwin)
+				case l.anyPin && l.pin.has(o):
+					n += p.countFrom(o, &l, scratch, nil)
+				case plain:
+					n += p.countPlain(int16(o), &occ)
+				default:
+					n += p.countFrom(o, &l, scratch, &occ)
+				}
 			}
 		}
 	}

@@ -174,6 +174,31 @@ func (p *Position) countOnceBits(o, stop int16, occ *occupancy) (n int, hit, ok 
 	return n, hit, true
 }
 
+// countPieces is the counter's loop over the pieces own (the side to
+// move's, by word) on a board that is not plain and has no phasing: the
+// king and the pinned pieces are taken out of the words first, so the
+// rest go to countFree without a test each.
+func (p *Position) countPieces(own []uint64, l *legality, scratch []Move, occ *occupancy) int {
+	n := 0
+	k := int(l.king)
+	for w, free := range own {
+		if w == k>>6 {
+			free &^= 1 << uint(k&63)
+		}
+		if l.anyPin && w < len(l.pin) {
+			pinned := free & l.pin[w]
+			free &^= pinned
+			for ; pinned != 0; pinned &= pinned - 1 {
+				n += p.countFrom(w<<6+bits.TrailingZeros64(pinned), l, scratch, nil)
+			}
+		}
+		for ; free != 0; free &= free - 1 {
+			n += p.countFree(int16(w<<6+bits.TrailingZeros64(free)), occ)
+		}
+	}
+	return n + p.countKing(l.king, occ, l.mateTwin)
+}
+
 // countFree counts the moves of the piece on o, not the king and not
 // pinned, the side not in check, on a board without phasing (so with
 // bitRays) that is not plain: what countFrom does there, with nothing
