@@ -293,47 +293,59 @@ func (p *Position) pinnedSegs(segs []bitSeg, occ *occupancy) (pin bitset, any, c
 	pin[0], pin[1], pin[2], pin[3], pin[4] = 0, 0, 0, 0, 0
 	for i := 0; i < len(segs); {
 		end := int(segs[i].next)
-		first := -1
-		for ; i < end; i++ {
-			s := &segs[i]
-			w := s.word & 7
-			bl := occ.all[w] & s.mask
-			for bl != 0 {
-				f := s.nearest(bl)
-				bl &^= 1 << uint(f)
-				c := int(w)<<6 + f
-				own := occ.own[w]>>uint(f)&1 != 0
-				hits := s.kinds&kindBit(b[c].Kind()) != 0
-				if b[c] == 0 {
-					// The empty half of a taken switch: the piece on the
-					// other half blocks the path here, and is pinned if
-					// it is ours and an enemy rider stands behind; a rider
-					// there neither checks nor pins along this path.
-					if pp := p.g.Partner[c]; first < 0 && b[pp].Color() == us {
-						first = int(pp)
-						continue
-					}
-					i = end - 1
-					break
-				}
-				if first < 0 {
-					if !own {
-						check = check || hits
-						i = end - 1
-						break
-					}
-					first = c
-					continue
-				}
-				if !own && hits {
-					pin[first>>6] |= 1 << uint(first&63)
-					any = true
-				}
-				i = end - 1
+		// The nearest piece: the first run that holds one.
+		j := i
+		i = end
+		var s *bitSeg
+		var bl uint64
+		for ; j < end; j++ {
+			s = &segs[j]
+			if bl = occ.all[s.word&7] & s.mask; bl != 0 {
 				break
 			}
 		}
-		i = end
+		if bl == 0 {
+			continue
+		}
+		w := s.word & 7
+		f := s.nearest(bl)
+		c := int(w)<<6 + f
+		if occ.own[w]>>uint(f)&1 == 0 {
+			check = check || s.kinds&kindBit(b[c].Kind()) != 0
+			continue
+		}
+		first := c
+		if b[c] == 0 {
+			// The empty half of a taken switch: the piece on the other
+			// half blocks the path here, and is pinned if it is ours and
+			// an enemy rider stands behind; a rider there neither checks
+			// nor pins along this path.
+			if pp := int(p.g.Partner[c]); b[pp].Color() == us {
+				first = pp
+			} else {
+				continue
+			}
+		}
+		// The next piece behind it, in the same run or a later one. An
+		// empty switch half is taken by the side to move in occ, so it
+		// pins nothing.
+		bl &^= 1 << uint(f)
+		for bl == 0 {
+			if j++; j == end {
+				break
+			}
+			s = &segs[j]
+			bl = occ.all[s.word&7] & s.mask
+		}
+		if bl == 0 {
+			continue
+		}
+		w = s.word & 7
+		f = s.nearest(bl)
+		if occ.own[w]>>uint(f)&1 == 0 && s.kinds&kindBit(b[int(w)<<6+f].Kind()) != 0 {
+			pin[first>>6] |= 1 << uint(first&63)
+			any = true
+		}
 	}
 	return pin, any, check
 }
