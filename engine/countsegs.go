@@ -126,12 +126,13 @@ func (s *bitSeg) nearest(bl uint64) int {
 // reach adds to r the cells the runs reach: each path up to and
 // including its first piece.
 func (o *occupancy) reach(segs []bitSeg, r *[8]uint64) {
-	for i := 0; i < len(segs); i++ {
+	for i := 0; i < len(segs); {
 		s := &segs[i]
 		w := s.word & 7
 		bl := o.all[w] & s.mask
 		if bl == 0 {
 			r[w] |= s.mask
+			i++
 			continue
 		}
 		if s.down {
@@ -139,7 +140,7 @@ func (o *occupancy) reach(segs []bitSeg, r *[8]uint64) {
 		} else {
 			r[w] |= s.mask & (bl ^ (bl - 1))
 		}
-		i = int(s.next) - 1
+		i = int(s.next)
 	}
 }
 
