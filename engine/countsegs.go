@@ -269,18 +269,19 @@ func (p *Position) countPawnBits(o, stop int16, pb *pawnBits, occ *occupancy) (n
 // paths segs is a rider of colour by of a kind that attacks along it.
 func (p *Position) attackedBySegs(segs []bitSeg, all *[8]uint64, by Color) bool {
 	b := p.Board
-	for i := 0; i < len(segs); i++ {
+	for i := 0; i < len(segs); {
 		s := &segs[i]
 		w := s.word & 7
 		bl := all[w] & s.mask
 		if bl == 0 {
+			i++
 			continue
 		}
 		pc := b[int(w)<<6+s.nearest(bl)]
 		if pc.Color() == by && s.kinds&kindBit(pc.Kind()) != 0 {
 			return true
 		}
-		i = int(s.next) - 1
+		i = int(s.next)
 	}
 	return false
 }
