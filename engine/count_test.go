@@ -105,3 +105,55 @@ func TestSideBitsFollowMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestCountLegalAtSwitches is TestCountLegalMatchesList on the boards with
+// switches, with games steered onto the switch cells and the kings moved
+// often, so that pieces stand on a switch half between a king and an
+// enemy rider: the counter reads an empty half of a taken switch as taken
+// and must still find the piece it pins on the other half.
+func TestCountLegalAtSwitches(t *testing.T) {
+	games := 300
+	if raceEnabled || testing.Short() {
+		games = 40
+	}
+	var buf [256]Move
+	boards := 0
+	for _, id := range Variants() {
+		v := MustVariant(id)
+		if v.Geo.switches == nil {
+			continue
+		}
+		boards++
+		rng := rand.New(rand.NewSource(7))
+		onSwitch := 0
+		for g := 0; g < games; g++ {
+			pos := v.StartPosition()
+			for ply := 0; ply < 150; ply++ {
+				ms := pos.LegalMoves()
+				if got := pos.countLegal(buf[:0]); got != len(ms) {
+					t.Fatalf("%s: %s: counted %d legal moves, listed %d", id, pos.String(), got, len(ms))
+				}
+				if len(ms) == 0 {
+					break
+				}
+				m := ms[rng.Intn(len(ms))]
+				for try := 0; try < 4; try++ {
+					if c := ms[rng.Intn(len(ms))]; v.Geo.Partner[c.To] >= 0 || pos.Board[c.From].Kind() == King {
+						m = c
+						break
+					}
+				}
+				if v.Geo.Partner[m.To] >= 0 {
+					onSwitch++
+				}
+				pos.Make(m)
+			}
+		}
+		if onSwitch < games {
+			t.Errorf("%s: only %d moves onto a switch in %d games", id, onSwitch, games)
+		}
+	}
+	if boards == 0 {
+		t.Fatal("no board with switches")
+	}
+}
