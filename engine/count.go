@@ -189,7 +189,8 @@ func (p *Position) countFrom(o int, l *legality, scratch []Move, occ *occupancy)
 }
 
 // countPieceBits is countPiece with the board as bits, where the piece's
-// tables have a bit form.
+// tables have a bit form: on boards with phasing, whose counter loop asks
+// for the mate rule's stop cell (countFree counts the other boards' pieces).
 func (p *Position) countPieceBits(o, stop int16, occ *occupancy) (n int, hit bool) {
 	g := p.g
 	if g.plain && stop < 0 {
@@ -205,12 +206,6 @@ func (p *Position) countPieceBits(o, stop int16, occ *occupancy) (n int, hit boo
 		}
 	case King:
 	default:
-		// A rider whose rays are one run each and share no cell counts as
-		// on a plain board; bitRays exist only where no phasing move can
-		// land on a ray's cell (and so no stop).
-		if rs := g.bitRays[pc.Kind()]; rs != nil && rs[o] != nil {
-			return occ.countRider(rs[o]), false
-		}
 		if c, h, ok := p.countOnceBits(o, stop, occ); ok {
 			return c, h
 		}
