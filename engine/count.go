@@ -51,7 +51,7 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 		n = p.countPieces(sides[us][:p.g.bitWords], &l, scratch, &occ)
 	} else {
 		plain := p.g.plain
-		for w, own := range sides[us][:p.g.bitWords] {
+		for w, own := range occ.own[:p.g.bitWords] {
 			for ; own != 0; own &= own - 1 {
 				o := w<<6 + bits.TrailingZeros64(own)
 				switch {

@@ -80,7 +80,10 @@ func gatherTops(x uint64) uint64 {
 // where no phasing move can coincide with a ray's cell bitRays (nil or
 // not ok where a cell does not fit); buildSegs covers the rest.
 func (g *Geometry) buildBitRays() {
-	if g.N > 64*len(Position{}.pinBuf) {
+	// On a board with phasing the counter's loop reads the own pieces
+	// from occ.own, where closeSwitches would add empty halves: a board
+	// with switches and phasing (there is none) keeps the table walk.
+	if g.N > 64*len(Position{}.pinBuf) || g.hasPartner && g.Twin != nil {
 		return
 	}
 	g.bitBoard = true
