@@ -620,23 +620,72 @@ func mopUp(p *engine.Position, bi *boardInfo, mat, force, pawns [2]int32, score 
 
 // evalSlot is one entry of a searcher's evaluation cache.
 type evalSlot struct {
-	key uint64
-	v   int32
-	set bool
+	key     uint64
+	pawnKey uint64
+	v       int32
+	set     bool
 }
 
 const evalCacheBits = 16
 
 // evaluate is evaluate for the searched position through the searcher's
 // cache: re-searches and transpositions meet the same positions again,
-// and the evaluation depends on nothing but the position.
+// and the evaluation depends on nothing but the position. It also leaves
+// the position's pawn key in s.pawnKey for the correction history.
 func (s *Searcher) evaluate() int32 {
 	pos := s.pos
 	e := &s.evalCache[pos.Hash&(1<<evalCacheBits-1)]
 	if e.set && e.key == pos.Hash {
+		s.pawnKey = e.pawnKey
 		return e.v
 	}
 	v := evaluate(pos, s.bi)
-	*e = evalSlot{key: pos.Hash, v: v, set: true}
+	s.pawnKey = pawnKey(pos)
+	*e = evalSlot{key: pos.Hash, pawnKey: s.pawnKey, v: v, set: true}
 	return v
+}
+
+// pawnKey hashes the cells and colours of the pawns.
+func pawnKey(pos *engine.Position) uint64 {
+	var k uint64
+	for i, pc := range pos.Board {
+		if pc != 0 && pc.Kind() == engine.Pawn {
+			x := uint64(i)<<1 | uint64(pc.Color())
+			x = (x + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+			x ^= x >> 31
+			k += x * 0x94d049bb133111eb
+		}
+	}
+	return k
+}
+
+// Correction history: how far the search's scores have fallen from the
+// static evaluation at nodes with the same pawns, learned during the
+// search and added to the static evaluation for the pruning decisions
+// and the quiescence search's stand-pat. Entries are in 1/corrGrain cp.
+const (
+	corrBits  = 14
+	corrGrain = 256
+	corrMax   = 32 * corrGrain
+)
+
+// correction is the entry of the last evaluated position's pawns, for the
+// side to move.
+func (s *Searcher) correction() *int32 {
+	return &s.corr[s.pos.Side][s.pawnKey&(1<<corrBits-1)]
+}
+
+// corrected is the static evaluation with its correction.
+func (s *Searcher) corrected() int32 {
+	v := s.evaluate()
+	return v + *s.correction()/corrGrain
+}
+
+// correct moves an entry towards the difference a search of depth found
+// between the node's score and its uncorrected static evaluation, faster
+// the deeper the search.
+func correct(c *int32, static, best int32, depth int) {
+	w := int32(min(depth+1, 16))
+	diff := max(-corrMax, min((best-static)*corrGrain, corrMax))
+	*c = max(-corrMax, min((*c*(256-w)+diff*w)/256, corrMax))
 }

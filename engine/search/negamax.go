@@ -189,11 +189,14 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	// check, where the position is not quiet). The position is improving
 	// when it evaluates above the one two plies up: pruning is then
 	// bolder and reductions smaller.
-	var static int32
+	var static, raw int32
+	var corr *int32
 	improving := false
 	s.static[ply] = noStatic
 	if !inCheck {
-		static = s.evaluate()
+		raw = s.evaluate()
+		corr = s.correction()
+		static = raw + *corr/corrGrain
 		s.static[ply] = static
 		improving = ply >= 2 && s.static[ply-2] != noStatic && static > s.static[ply-2]
 	}
@@ -213,7 +216,8 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	// check, not in pawn endings (zugzwang) and not near mate scores.
 	if allowNull && !singular && !pvNode && !inCheck && depth >= 3 && beta > -mateBound && beta < mateBound && hasPieces(pos) &&
 		static >= beta {
-		r := 2 + depth/4
+		// The further above beta, the shallower the search of the pass.
+		r := 3 + depth/3 + int(min((static-beta)/200, 3))
 		u := pos.MakeNull()
 		s.hist = append(s.hist, pos.Hash)
 		s.lastTo[ply+1], s.lastKey[ply+1] = -1, -1
@@ -268,10 +272,11 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	best := int32(-infinity)
 	bestMove := engine.Move{}
 	// Quiet moves late in the order of a node near the horizon, or that
-	// cannot lift a poor position to alpha, are not searched at all
-	// (never the first move, so that the node keeps a real score).
-	prune := !pvNode && !inCheck && quietWindow && depth <= futilityDepth
-	futile := prune && static+futilityMargin[depth] <= alpha
+	// cannot lift a poor position to alpha, and captures that lose their
+	// exchange close to it, are not searched at all (never the first
+	// move, so that the node keeps a real score).
+	prune := !pvNode && !inCheck && quietWindow && depth <= lmpDepth
+	futile := prune && depth <= futilityDepth && static+futilityMargin[depth] <= alpha
 	quiets := s.quiets[ply][:0]
 	for i := range ms {
 		s.pickNext(ms, sc, i)
@@ -281,6 +286,16 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		}
 		noisy := pos.IsNoisy(m)
 		quiet := !noisy && m.Promo == engine.NoKind
+		if i > 0 && prune && depth <= futilityDepth && !quiet && losingKey(sc[i]) {
+			// A capture that loses material in its exchange, near the
+			// horizon: not searched unless it gives check.
+			u := pos.Make(m)
+			check := pos.InCheck()
+			pos.Unmake(m, u)
+			if !check {
+				continue
+			}
+		}
 		if i > 0 && prune && quiet && (futile || i >= lateMoves[b2i(improving)][depth]) && !s.isKiller(m, ply) {
 			u := pos.Make(m)
 			check := pos.InCheck()
@@ -363,6 +378,14 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	}
 	if !singular {
 		s.tt.store(pos.Hash, depth, best, bound, bestMove, ply)
+		// The correction learns from scores the static evaluation could
+		// have known: not after a capture, not from a bound on the wrong
+		// side of it, not from mates.
+		if !inCheck && (bestMove.From == bestMove.To || !pos.IsNoisy(bestMove)) &&
+			!(bound == boundLower && best <= static) && !(bound == boundUpper && best >= static) &&
+			best > -mateBound && best < mateBound {
+			correct(corr, raw, best, depth)
+		}
 	}
 	return best
 }
@@ -401,7 +424,7 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 				return v
 			}
 		}
-		stand = s.evaluate()
+		stand = s.corrected()
 		if stand >= beta {
 			return stand
 		}
@@ -454,6 +477,8 @@ const (
 	rfpDepth      = 6
 	rfpMargin     = 90
 	futilityDepth = 3
+	// Late-move pruning from this depth down.
+	lmpDepth = 6
 	// Singular extensions from this depth on, with a margin per ply.
 	seDepth  = 6
 	seMargin = 2
@@ -463,7 +488,7 @@ var (
 	futilityMargin = [futilityDepth + 1]int32{0, 150, 300, 450}
 	// lateMoves is the late-move pruning count, when the position is not
 	// improving and when it is.
-	lateMoves = [2][futilityDepth + 1]int{{0, 4, 7, 12}, {0, 6, 10, 18}}
+	lateMoves = [2][lmpDepth + 1]int{{0, 4, 7, 12, 19, 28, 39}, {0, 6, 10, 18, 28, 42, 58}}
 	// lmr is the late-move reduction by depth and move number.
 	lmr [64][64]int
 )
@@ -601,6 +626,10 @@ func (s *Searcher) pickNext(ms []engine.Move, sc []int32, i int) {
 		sc[i] = orderLosing + victimValue(s.pos, m)*16 - int32(s.pos.Board[m.From].Kind())
 	}
 }
+
+// losingKey reports whether an ordering key is that of a capture or
+// promotion pickNext found to lose material in its exchange.
+func losingKey(k int32) bool { return k > -orderNoisy && k < orderLosing+1<<20 }
 
 // pickNext moves the best-keyed remaining move to index i: ordering is
 // lazy because most nodes cut off after a move or two.

@@ -201,8 +201,12 @@ type Searcher struct {
 	seeRepliesOK bool
 	qReplies     bool
 	evalCache    []evalSlot
-	pv           [maxPly + 1][maxPly + 1]engine.Move
-	pvLen        [maxPly + 1]int
+	// pawnKey is the pawn key of the last evaluated position; corr the
+	// correction history by side to move and pawn key.
+	pawnKey uint64
+	corr    [2][]int32
+	pv      [maxPly + 1][maxPly + 1]engine.Move
+	pvLen   [maxPly + 1]int
 
 	// helpers are the extra threads of a search with Threads > 1, kept
 	// between searches; they share tt. A helper has shared set: it leaves
@@ -395,6 +399,9 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 		}
 		s.cells = n
 		s.cont = make([]int16, 7*n*7*n)
+		for c := range s.corr {
+			s.corr[c] = make([]int32, 1<<corrBits)
+		}
 	}
 	for c := range s.history {
 		for k := range s.history[c] {
