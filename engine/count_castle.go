@@ -53,7 +53,15 @@ func (p *Position) castleLegal(cd *CastleDef, occ *occupancy) bool {
 	kt, rt := b[cd.KingTo], b[cd.RookTo]
 	b[cd.KingFrom], b[cd.RookFrom] = 0, 0
 	b[cd.KingTo], b[cd.RookTo] = king, rook
+	var saved occupancy
+	if bo := p.bits(); bo != nil {
+		saved = *bo
+		bo.moveOwn(cd.KingFrom, cd.RookFrom, cd.KingTo, cd.RookTo)
+	}
 	ok := !p.Attacked(int(cd.KingTo), them)
+	if bo := p.bits(); bo != nil {
+		*bo = saved
+	}
 	b[cd.KingTo], b[cd.RookTo] = kt, rt
 	b[cd.KingFrom], b[cd.RookFrom] = king, rook
 	return ok

@@ -7,6 +7,14 @@ import "math/bits"
 // phasing). Attacks are found from the attackers' own tables, so boards
 // whose moves are not reversible are handled exactly.
 func (p *Position) Attacked(t int, by Color) bool {
+	if occ := p.bits(); occ != nil {
+		if ls := p.g.attackBits[t]; ls != nil {
+			return p.attackedByStepOcc(t, by, occ) || p.attackedByLines(ls, &occ.all, by)
+		}
+		if segs := p.g.attackSegs[t]; segs != nil {
+			return p.attackedByStepOcc(t, by, occ) || p.attackedBySegs(segs, &occ.all, by)
+		}
+	}
 	return p.attackedByStep(t, by) || p.attackedByRider(t, by)
 }
 
@@ -332,7 +340,7 @@ type legality struct {
 	pin      bitset
 }
 
-func (p *Position) legality() legality { return p.legalityOcc(nil) }
+func (p *Position) legality() legality { return p.legalityOcc(p.bits()) }
 
 // legalityOcc is legality given the board as bits (nil: walk the tables).
 func (p *Position) legalityOcc(occ *occupancy) legality {
@@ -410,7 +418,28 @@ func (p *Position) safeAfter(m Move, k int16) bool {
 	if m.From == k {
 		k = m.To
 	}
+	// The bits change as the board does: the mover leaves From for To.
+	occ := p.bits()
+	var fw, tw int16
+	var fb, tb, ta uint64
+	if occ != nil {
+		fw, tw = m.From>>6&7, m.To>>6&7
+		fb, tb = uint64(1)<<uint(m.From&63), uint64(1)<<uint(m.To&63)
+		if cap == 0 {
+			ta = tb
+		}
+		occ.own[fw] ^= fb
+		occ.own[tw] ^= tb
+		occ.all[fw] ^= fb
+		occ.all[tw] ^= ta
+	}
 	ok := !p.Attacked(int(k), p.Side.Other())
+	if occ != nil {
+		occ.own[fw] ^= fb
+		occ.own[tw] ^= tb
+		occ.all[fw] ^= fb
+		occ.all[tw] ^= ta
+	}
 	b[m.From], b[m.To] = mv, cap
 	return ok
 }

@@ -4,8 +4,11 @@ package engine
 // castling rights, en-passant right, clocks and an incrementally kept
 // Zobrist hash.
 type Position struct {
-	V     *Variant
-	g     *Geometry
+	V *Variant
+	g *Geometry
+	// Board is changed by Make and Unmake. A caller that writes it
+	// directly must leave the same cells occupied (recolouring a piece is
+	// fine): occ keeps which cells hold a piece.
 	Board []Piece
 	Side  Color
 	// Castle holds CastleWK|CastleWQ|CastleBK|CastleBQ bits.
@@ -22,6 +25,13 @@ type Position struct {
 	// to, as the last count found them; castling reuses them.
 	safeSteps  [8]int16
 	nSafeSteps int
+	// occ is the board as bits (every piece, and the pieces of the side to
+	// move), kept by Make, Unmake and MakeNull on boards with the bit path
+	// (g.bitBoard), so that attack tests, pins and move lists read masks
+	// instead of walking the board. Its own cells are those of occSide,
+	// which is Side unless a caller set Side directly.
+	occ     occupancy
+	occSide Color
 }
 
 // Undo is what Unmake needs to restore the position before a move.
@@ -86,6 +96,7 @@ func (p *Position) castleDef(side Color, kingTo int16) *CastleDef {
 func (p *Position) put(c int16, pc Piece) {
 	p.Board[c] = pc
 	p.Hash ^= p.g.zp(pc, int(c))
+	p.flipOcc(c, pc)
 }
 
 func (p *Position) remove(c int16) Piece {
@@ -93,8 +104,57 @@ func (p *Position) remove(c int16) Piece {
 	if pc != 0 {
 		p.Board[c] = 0
 		p.Hash ^= p.g.zp(pc, int(c))
+		p.flipOcc(c, pc)
 	}
 	return pc
+}
+
+// flipOcc toggles cell c, which gains or loses the piece pc, in occ.
+func (p *Position) flipOcc(c int16, pc Piece) {
+	if p.g.bitBoard {
+		w, bit := c>>6&7, uint64(1)<<uint(c&63)
+		p.occ.all[w] ^= bit
+		if pc.Color() == p.occSide {
+			p.occ.own[w] ^= bit
+		}
+	}
+}
+
+// flipSide makes occ's own the pieces of the other colour, when the side
+// to move changes.
+func (p *Position) flipSide() {
+	if p.g.bitBoard {
+		for w := 0; w < p.g.bitWords; w++ {
+			p.occ.own[w&7] = p.occ.all[w&7] &^ p.occ.own[w&7]
+		}
+		p.occSide = p.occSide.Other()
+	}
+}
+
+// loadOcc fills occ from the board.
+func (p *Position) loadOcc() {
+	p.occ, p.occSide = occupancy{}, p.Side
+	if !p.g.bitBoard {
+		return
+	}
+	var s sideBits
+	s.load(p.Board)
+	for w := 0; w < p.g.bitWords; w++ {
+		p.occ.all[w&7] = s[0][w&7] | s[1][w&7]
+		p.occ.own[w&7] = s[p.Side][w&7]
+	}
+}
+
+// bits is occ where the board has the bit path, else nil. Side is an
+// exported field: where a caller set it directly, own is turned to it.
+func (p *Position) bits() *occupancy {
+	if !p.g.bitBoard {
+		return nil
+	}
+	if p.occSide != p.Side {
+		p.flipSide()
+	}
+	return &p.occ
 }
 
 // Make plays a move generated for this position and returns what Unmake
@@ -161,15 +221,20 @@ func (p *Position) Make(m Move) Undo {
 	}
 	p.Side = us.Other()
 	p.Hash ^= g.zSide
+	p.flipSide()
 	return u
 }
 
 // Unmake takes back a move played with Make.
 func (p *Position) Unmake(m Move, u Undo) {
 	p.Side = p.Side.Other()
+	p.flipSide()
 	us := p.Side
 	if us == Black {
 		p.Fullmove--
+	}
+	if p.g.bitBoard {
+		p.unmakeOcc(m, &u)
 	}
 	if u.rookFrom >= 0 {
 		p.Board[m.To] = 0
@@ -192,9 +257,41 @@ func (p *Position) Unmake(m Move, u Undo) {
 	p.Castle, p.EPSkip, p.EPPawn, p.Halfmove, p.Hash = u.Castle, u.EPSkip, u.EPPawn, u.Halfmove, u.Hash
 }
 
+// unmakeOcc takes m back in occ, before Unmake restores the board: the
+// cells Make emptied and filled are toggled back, the same set of cells.
+func (p *Position) unmakeOcc(m Move, u *Undo) {
+	if u.rookFrom >= 0 {
+		p.flipOcc(m.To, u.Moved)
+		p.flipOcc(u.rookTo, u.Moved)
+		p.flipOcc(u.rookFrom, u.Moved)
+		p.flipOcc(m.From, u.Moved)
+		return
+	}
+	p.flipOcc(m.To, u.Moved)
+	p.flipOcc(m.From, u.Moved)
+	if u.CapSq >= 0 {
+		p.flipOcc(u.CapSq, u.Captured)
+	}
+}
+
 // Play makes a move on a copy and returns the copy.
 func (p *Position) Play(m Move) *Position {
 	q := p.Clone()
 	q.Make(m)
 	return q
+}
+
+// moveOwn empties the own cells a and b and fills c and d with own
+// pieces, in that order, as castling does.
+func (o *occupancy) moveOwn(a, b, c, d int16) {
+	for _, x := range [...]int16{a, b} {
+		w, bit := x>>6&7, uint64(1)<<uint(x&63)
+		o.all[w] &^= bit
+		o.own[w] &^= bit
+	}
+	for _, x := range [...]int16{c, d} {
+		w, bit := x>>6&7, uint64(1)<<uint(x&63)
+		o.all[w] |= bit
+		o.own[w] |= bit
+	}
 }
