@@ -145,6 +145,9 @@ func (p *Position) genPieceFIDE(ms []Move, o int16) []Move {
 			}
 		}
 	case Bishop, Rook, Queen:
+		if occ := p.bits(); occ != nil {
+			return p.genRiderBits(ms, o, pc.Kind(), us, occ)
+		}
 		nodes := g.rays[pc.Kind()][o]
 		for i := 0; i < len(nodes); {
 			n := &nodes[i]
@@ -214,6 +217,14 @@ func (p *Position) genPseudo(ms []Move) []Move {
 // genPieces appends the pseudo-legal moves of every piece of the side to
 // move, castling and en passant excluded, in the order of their cells.
 func (p *Position) genPieces(ms []Move) []Move {
+	if occ := p.bits(); occ != nil {
+		for w, own := range occ.own[:p.g.bitWords] {
+			for ; own != 0; own &= own - 1 {
+				ms = p.genPiece(ms, int16(w<<6+bits.TrailingZeros64(own)))
+			}
+		}
+		return ms
+	}
 	b := p.Board
 	for base := 0; base < len(b); base += 8 {
 		for own := ownBytes(b, base, p.Side); own != 0; own &= own - 1 {

@@ -1,0 +1,390 @@
+package engine
+
+import "math/bits"
+
+// Listing moves and measuring mobility from the bits the position keeps
+// (Position.occ), on every board with the bit path. Every path of a
+// rider's ray tree is a list of runs (countsegs.go); read in the tree's
+// order, a path's cells up to its first piece, less those an earlier path
+// already gave, are the cells the tree walk visits, in the walk's order,
+// so the moves come out in the same order as from the walk.
+
+// listTables are the tables of a Geometry for listing and mobility from
+// bits (nil where the board has no bit path).
+type listTables struct {
+	// raySegs[k][o] are the paths of the ray tree of rider kind k from o,
+	// as runs, in the tree's order.
+	raySegs [7][][]bitSeg
+	// rayFork[k][o]: two paths share their first cells (the tree forks),
+	// so a later path must skip the cells an earlier one gave.
+	rayFork [7][]bool
+	// rayOnce[k][o]: no cell is on the tree twice, so the cells it
+	// reaches, as a set, count its nodes.
+	rayOnce [7][]bool
+	// kingBits are the king's steps as masks; knightOnce and kingOnce:
+	// the table holds no cell twice.
+	kingBits             [][]bitRay
+	knightOnce, kingOnce []bool
+	// pawnCapBits[c][d][o] are PawnCap's cells as masks.
+	pawnCapBits [2][2][][]bitRay
+}
+
+// buildListBits fills listTables on a board with the bit path.
+func (g *Geometry) buildListBits() {
+	if !g.bitBoard {
+		return
+	}
+	for _, k := range []Kind{Bishop, Rook, Queen} {
+		g.raySegs[k] = make([][]bitSeg, g.N)
+		g.rayFork[k] = make([]bool, g.N)
+		g.rayOnce[k] = make([]bool, g.N)
+		for o := 0; o < g.N; o++ {
+			paths := g.RayPaths(k, o)
+			total := 0
+			for _, p := range paths {
+				total += len(p)
+			}
+			g.raySegs[k][o] = segsOf(paths, nil)
+			g.rayFork[k][o] = total != len(g.rays[k][o])
+			cells := make([]int16, 0, len(g.rays[k][o]))
+			for _, n := range g.rays[k][o] {
+				cells = append(cells, n.Cell)
+			}
+			g.rayOnce[k][o] = distinctCells(cells)
+		}
+	}
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			g.pawnCapBits[c][d] = make([][]bitRay, g.N)
+			for o := range g.pawnCapBits[c][d] {
+				g.pawnCapBits[c][d][o] = cellBits(g.PawnCap[c][d][o])
+			}
+		}
+	}
+	g.kingBits = make([][]bitRay, g.N)
+	g.knightOnce = make([]bool, g.N)
+	g.kingOnce = make([]bool, g.N)
+	for o := 0; o < g.N; o++ {
+		g.kingBits[o] = cellBits(g.KingSteps[o])
+		g.knightOnce[o] = distinctCells(g.Knight[o])
+		g.kingOnce[o] = distinctCells(g.KingSteps[o])
+	}
+}
+
+func distinctCells(cells []int16) bool {
+	for i, c := range cells {
+		for _, d := range cells[:i] {
+			if c == d {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// mineOf returns the cells of colour c's pieces in word w.
+func (p *Position) mineOf(occ *occupancy, c Color, w uint8) uint64 {
+	if c == p.occSide {
+		return occ.own[w&7]
+	}
+	return occ.all[w&7] &^ occ.own[w&7]
+}
+
+// genRiderBits appends the moves of the rider of colour us and kind k on
+// o as genPieceFIDE's walk of its ray tree lists them.
+func (p *Position) genRiderBits(ms []Move, o int16, k Kind, us Color, occ *occupancy) []Move {
+	g := p.g
+	segs := g.raySegs[k][o]
+	fork := g.rayFork[k][o]
+	var given [8]uint64
+	for i := 0; i < len(segs); i++ {
+		s := &segs[i]
+		w := s.word & 7
+		bl := occ.all[w] & s.mask
+		run := s.mask
+		if bl != 0 {
+			f := s.nearest(bl)
+			if s.down {
+				run &= ^uint64(0) << uint(f)
+			} else {
+				run &= ^uint64(0) >> uint(63-f)
+			}
+		}
+		if fork {
+			run &^= given[w]
+			given[w] |= run
+		}
+		base := int16(w) << 6
+		if s.down {
+			for r := run; r != 0; {
+				f := 63 - bits.LeadingZeros64(r)
+				r &^= 1 << uint(f)
+				ms = p.appendRiderMove(ms, o, base+int16(f), us, bl)
+			}
+		} else {
+			for r := run; r != 0; r &= r - 1 {
+				f := bits.TrailingZeros64(r)
+				ms = p.appendRiderMove(ms, o, base+int16(f), us, bl)
+			}
+		}
+		if bl != 0 {
+			i = int(s.next) - 1
+		}
+	}
+	return ms
+}
+
+// appendRiderMove appends the move from o to t, a cell of a run whose
+// occupied cells are bl: empty, or the run's first piece, which is taken
+// if it is the enemy's.
+func (p *Position) appendRiderMove(ms []Move, o, t int16, us Color, bl uint64) []Move {
+	if bl>>uint(t&63)&1 == 0 {
+		return append(ms, Move{From: o, To: t, Mid: -1})
+	}
+	if p.Board[t].Color() != us {
+		return append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
+	}
+	return ms
+}
+
+// genRiderCapturesBits appends the captures among genRiderBits's moves.
+func (p *Position) genRiderCapturesBits(ms []Move, o int16, k Kind, us Color, occ *occupancy) []Move {
+	g := p.g
+	segs := g.raySegs[k][o]
+	fork := g.rayFork[k][o]
+	var given [8]uint64
+	for i := 0; i < len(segs); i++ {
+		s := &segs[i]
+		w := s.word & 7
+		bl := occ.all[w] & s.mask
+		if bl == 0 {
+			continue
+		}
+		i = int(s.next) - 1
+		f := s.nearest(bl)
+		bit := uint64(1) << uint(f)
+		if fork {
+			if given[w]&bit != 0 {
+				continue
+			}
+			given[w] |= bit
+		}
+		t := int16(w)<<6 + int16(f)
+		if p.Board[t].Color() != us {
+			ms = append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
+		}
+	}
+	return ms
+}
+
+// genNoisy appends, of genPieces's moves, the captures and queen
+// promotions, in the same order, without listing the others.
+func (p *Position) genNoisy(ms []Move) []Move {
+	if occ := p.bits(); occ != nil {
+		for w, own := range occ.own[:p.g.bitWords] {
+			for ; own != 0; own &= own - 1 {
+				ms = p.genNoisyPiece(ms, int16(w<<6+bits.TrailingZeros64(own)), occ)
+			}
+		}
+		return ms
+	}
+	b := p.Board
+	for base := 0; base < len(b); base += 8 {
+		for own := ownBytes(b, base, p.Side); own != 0; own &= own - 1 {
+			ms = p.genNoisyPiece(ms, int16(base+bits.TrailingZeros64(own)>>3), nil)
+		}
+	}
+	return ms
+}
+
+// genNoisyPiece appends the captures and queen promotions among
+// genPiece's moves of the piece on o; occ is the board as bits or nil.
+func (p *Position) genNoisyPiece(ms []Move, o int16, occ *occupancy) []Move {
+	g := p.g
+	b := p.Board
+	pc := b[o]
+	us := pc.Color()
+	start := len(ms)
+	switch pc.Kind() {
+	case Pawn:
+		d := pc.Dir()
+		for _, t := range g.PawnPush[us][d][o] {
+			if g.Promo[us][d][t] && p.free(t) {
+				ms = append(ms, Move{From: o, To: t, Promo: Queen, Mid: -1})
+			}
+		}
+		for _, t := range g.PawnCap[us][d][o] {
+			if x := b[t]; x != 0 && x.Color() != us {
+				ms = addPawnMove(ms, g, us, d, o, t, FlagCapture)
+			}
+		}
+	case Knight, King:
+		tbl := g.Knight[o]
+		if pc.Kind() == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			if x := b[t]; x != 0 && x.Color() != us {
+				ms = append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
+			}
+		}
+	case Bishop, Rook, Queen:
+		if occ != nil {
+			ms = p.genRiderCapturesBits(ms, o, pc.Kind(), us, occ)
+			break
+		}
+		nodes := g.rays[pc.Kind()][o]
+		for i := 0; i < len(nodes); {
+			n := &nodes[i]
+			if x := b[n.Cell]; x != 0 {
+				if x.Color() != us {
+					ms = append(ms, Move{From: o, To: n.Cell, Flags: FlagCapture, Mid: -1})
+				}
+				i = int(n.Skip)
+				continue
+			}
+			if g.hasPartner {
+				if pp := g.Partner[n.Cell]; pp >= 0 && b[pp] != 0 {
+					i = int(n.Skip)
+					continue
+				}
+			}
+			i++
+		}
+	}
+	if g.Twin != nil {
+		t := g.Twin[o]
+		if x := b[t]; x != 0 && x.Color() != us {
+			if pc.Kind() == Pawn {
+				ms = addPawnMove(ms, g, us, pc.FlipDir().Dir(), o, t, FlagPhase|FlagCapture)
+			} else {
+				ms = append(ms, Move{From: o, To: t, Flags: FlagPhase | FlagCapture, Mid: -1})
+			}
+		} else if x == 0 && pc.Kind() == Pawn && g.Promo[us][pc.FlipDir().Dir()][t] {
+			ms = append(ms, Move{From: o, To: t, Promo: Queen, Flags: FlagPhase, Mid: -1})
+		}
+	}
+	if g.MayDup {
+		ms = dedupe(ms, start)
+	}
+	return ms
+}
+
+// mobilityBits is MobilityAttacksOf from the bits: a knight's or king's
+// targets, or a rider's cells up to the first piece on each path, as a
+// set, where its table or tree holds no cell twice (then the set counts
+// what the walk counts); the walk for the rest.
+func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uint16, occ *occupancy) (n [7]int, out []uint16) {
+	g := p.g
+	b := p.Board
+	words := g.bitWords
+	var mine, marks [8]uint64
+	for w := 0; w < words; w++ {
+		mine[w&7] = p.mineOf(occ, c, uint8(w))
+	}
+	own := Piece(c) << 3 // the colour bit of c's pieces
+	for _, o := range cells {
+		pc := b[o]
+		if pc == 0 || pc&colorBit != own {
+			continue
+		}
+		k := pc.Kind()
+		if k == Pawn {
+			for _, s := range g.pawnCapBits[c][pc.Dir()][o] {
+				marks[s.word&7] |= s.mask
+			}
+			if g.Twin != nil {
+				t := g.Twin[o]
+				marks[t>>6&7] |= 1 << uint(t&63)
+			}
+			continue
+		}
+		var r [8]uint64
+		moves := 0
+		switch {
+		case k == Knight && g.knightOnce[o]:
+			for _, s := range g.knightBits[o] {
+				r[s.word&7] |= s.mask
+			}
+		case k == King && g.kingOnce[o]:
+			for _, s := range g.kingBits[o] {
+				r[s.word&7] |= s.mask
+			}
+		case k >= Bishop && k <= Queen && g.bitRays[k] != nil && g.bitRays[k][o] != nil:
+			occ.reachRays(g.bitRays[k][o], &r)
+		case k >= Bishop && k <= Queen && g.rayOnce[k][o]:
+			occ.reach(g.raySegs[k][o], &r)
+		default:
+			moves = p.mobilityWalk(o, k, own, &marks)
+		}
+		for w := 0; w < words; w++ {
+			moves += bits.OnesCount64(r[w&7] &^ mine[w&7])
+			marks[w&7] |= r[w&7]
+		}
+		if g.Twin != nil {
+			t := g.Twin[o]
+			marks[t>>6&7] |= 1 << uint(t&63)
+			if x := b[t]; x == 0 || x&colorBit != own {
+				moves++
+			}
+		}
+		n[k] += moves
+		each = append(each, uint16(int(k)*MobilityBuckets+min(moves, MobilityBuckets-1)))
+	}
+	for w := 0; w < words; w++ {
+		att[w] |= marks[w&7]
+	}
+	return n, each
+}
+
+// mobilityWalk is MobilityAttacksOf's walk for one knight, king or rider
+// on a board without switches, phasing left out.
+func (p *Position) mobilityWalk(o int16, k Kind, own Piece, marks *[8]uint64) int {
+	g := p.g
+	b := p.Board
+	moves := 0
+	switch k {
+	case Knight, King:
+		tbl := g.Knight[o]
+		if k == King {
+			tbl = g.KingSteps[o]
+		}
+		for _, t := range tbl {
+			marks[t>>6&7] |= 1 << uint(t&63)
+			if x := b[t]; x == 0 || x&colorBit != own {
+				moves++
+			}
+		}
+	case Bishop, Rook, Queen:
+		nodes := g.rays[k][o]
+		for i := 0; i < len(nodes); {
+			nd := &nodes[i]
+			marks[nd.Cell>>6&7] |= 1 << uint(nd.Cell&63)
+			if x := b[nd.Cell]; x != 0 {
+				if x&colorBit != own {
+					moves++
+				}
+				i = int(nd.Skip)
+				continue
+			}
+			moves++
+			i++
+		}
+	}
+	return moves
+}
+
+// reachRays adds to r the cells of the rays rs up to and including the
+// first piece on each.
+func (o *occupancy) reachRays(rs *bitRays, r *[8]uint64) {
+	for _, ray := range rs.up {
+		w := ray.word & 7
+		bl := o.all[w] & ray.mask
+		r[w] |= ray.mask & (bl ^ (bl - 1))
+	}
+	for _, ray := range rs.down {
+		w := ray.word & 7
+		bl := o.all[w] & ray.mask
+		r[w] |= ray.mask & -(uint64(1) << 63 >> uint(bits.LeadingZeros64(bl|1)))
+	}
+}
