@@ -3,7 +3,7 @@ package engine
 import "math/bits"
 
 // The counter's bit path, on every board without switches of up to 320
-// cells: perft keeps the cells of each colour as bits, and the counter
+// cells: the position keeps its occupied cells as bits, and the counter
 // reads from them what it would otherwise walk the board for. On a plain
 // board (no duplicate paths, switches or phasing) whose rays each run
 // through cells numbered one way within one 64-cell word, as standard
@@ -33,9 +33,8 @@ type occupancy struct {
 	all, own [8]uint64
 }
 
-// sideBits are the cells of each colour's pieces, 64 cells a word. Perft
-// keeps them along its moves, so the counter at the last ply does not read
-// the board to find them.
+// sideBits are the cells of each colour's pieces, 64 cells a word, as
+// read from the board (Position.loadOcc).
 type sideBits [2][8]uint64
 
 // load fills s from the board, reading eight cells a step.
@@ -47,24 +46,6 @@ func (s *sideBits) load(b []Piece) {
 		s[White][w] |= gatherTops(present&^black) << sh
 		s[Black][w] |= gatherTops(present&black) << sh
 	}
-}
-
-// play updates s for the move m that us has just made (u is what Make
-// returned); played again, it takes the move back.
-func (s *sideBits) play(m Move, u *Undo, us Color) {
-	s.toggle(us, m.From)
-	s.toggle(us, m.To)
-	if u.rookFrom >= 0 {
-		s.toggle(us, u.rookFrom)
-		s.toggle(us, u.rookTo)
-	}
-	if u.CapSq >= 0 {
-		s.toggle(us.Other(), u.CapSq)
-	}
-}
-
-func (s *sideBits) toggle(c Color, cell int16) {
-	s[c&1][cell>>6&7] ^= 1 << uint(cell&63)
 }
 
 // gatherTops packs the top bit of each byte of x into the byte's index:
