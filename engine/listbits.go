@@ -3,7 +3,7 @@ package engine
 import "math/bits"
 
 // Listing moves and measuring mobility from the bits the position keeps
-// (Position.occ), on every board with the bit path. Every path of a
+// (Position.occAll, occCol), on every board with the bit path. Every path of a
 // rider's ray tree is a list of runs (countsegs.go); read in the tree's
 // order, a path's cells up to its first piece, less those an earlier path
 // already gave, are the cells the tree walk visits, in the walk's order,
@@ -82,17 +82,11 @@ func distinctCells(cells []int16) bool {
 	return true
 }
 
-// mineOf returns the cells of colour c's pieces in word w.
-func (p *Position) mineOf(occ *occupancy, c Color, w uint8) uint64 {
-	if c == p.occSide {
-		return occ.own[w&7]
-	}
-	return occ.all[w&7] &^ occ.own[w&7]
-}
-
 // genRiderBits appends the moves of the rider of colour us and kind k on
-// o as genPieceFIDE's walk of its ray tree lists them.
-func (p *Position) genRiderBits(ms []Move, o int16, k Kind, us Color, occ *occupancy) []Move {
+// o as genPieceFIDE's walk of its ray tree lists them. A run ends at its
+// first piece, so in the run's order its empty cells come first and that
+// piece last.
+func (p *Position) genRiderBits(ms []Move, o int16, k Kind, us Color) []Move {
 	g := p.g
 	segs := g.raySegs[k][o]
 	fork := g.rayFork[k][o]
@@ -100,55 +94,46 @@ func (p *Position) genRiderBits(ms []Move, o int16, k Kind, us Color, occ *occup
 	for i := 0; i < len(segs); i++ {
 		s := &segs[i]
 		w := s.word & 7
-		bl := occ.all[w] & s.mask
+		bl := p.occAll[w] & s.mask
 		run := s.mask
+		f := -1
 		if bl != 0 {
-			f := s.nearest(bl)
+			f = s.nearest(bl)
 			if s.down {
 				run &= ^uint64(0) << uint(f)
 			} else {
 				run &= ^uint64(0) >> uint(63-f)
 			}
+			i = int(s.next) - 1
 		}
 		if fork {
 			run &^= given[w]
 			given[w] |= run
 		}
 		base := int16(w) << 6
+		empty := run &^ bl
 		if s.down {
-			for r := run; r != 0; {
-				f := 63 - bits.LeadingZeros64(r)
-				r &^= 1 << uint(f)
-				ms = p.appendRiderMove(ms, o, base+int16(f), us, bl)
+			for empty != 0 {
+				c := 63 - bits.LeadingZeros64(empty)
+				empty &^= 1 << uint(c)
+				ms = append(ms, Move{From: o, To: base + int16(c), Mid: -1})
 			}
 		} else {
-			for r := run; r != 0; r &= r - 1 {
-				f := bits.TrailingZeros64(r)
-				ms = p.appendRiderMove(ms, o, base+int16(f), us, bl)
+			for ; empty != 0; empty &= empty - 1 {
+				ms = append(ms, Move{From: o, To: base + int16(bits.TrailingZeros64(empty)), Mid: -1})
 			}
 		}
-		if bl != 0 {
-			i = int(s.next) - 1
+		if f >= 0 && run>>uint(f)&1 != 0 {
+			if t := base + int16(f); p.Board[t].Color() != us {
+				ms = append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
+			}
 		}
-	}
-	return ms
-}
-
-// appendRiderMove appends the move from o to t, a cell of a run whose
-// occupied cells are bl: empty, or the run's first piece, which is taken
-// if it is the enemy's.
-func (p *Position) appendRiderMove(ms []Move, o, t int16, us Color, bl uint64) []Move {
-	if bl>>uint(t&63)&1 == 0 {
-		return append(ms, Move{From: o, To: t, Mid: -1})
-	}
-	if p.Board[t].Color() != us {
-		return append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
 	}
 	return ms
 }
 
 // genRiderCapturesBits appends the captures among genRiderBits's moves.
-func (p *Position) genRiderCapturesBits(ms []Move, o int16, k Kind, us Color, occ *occupancy) []Move {
+func (p *Position) genRiderCapturesBits(ms []Move, o int16, k Kind, us Color) []Move {
 	g := p.g
 	segs := g.raySegs[k][o]
 	fork := g.rayFork[k][o]
@@ -156,7 +141,7 @@ func (p *Position) genRiderCapturesBits(ms []Move, o int16, k Kind, us Color, oc
 	for i := 0; i < len(segs); i++ {
 		s := &segs[i]
 		w := s.word & 7
-		bl := occ.all[w] & s.mask
+		bl := p.occAll[w] & s.mask
 		if bl == 0 {
 			continue
 		}
@@ -180,10 +165,10 @@ func (p *Position) genRiderCapturesBits(ms []Move, o int16, k Kind, us Color, oc
 // genNoisy appends, of genPieces's moves, the captures and queen
 // promotions, in the same order, without listing the others.
 func (p *Position) genNoisy(ms []Move) []Move {
-	if occ := p.bits(); occ != nil {
-		for w, own := range occ.own[:p.g.bitWords] {
+	if p.g.bitBoard {
+		for w, own := range p.occCol[p.Side&1][:p.g.bitWords] {
 			for ; own != 0; own &= own - 1 {
-				ms = p.genNoisyPiece(ms, int16(w<<6+bits.TrailingZeros64(own)), occ)
+				ms = p.genNoisyPiece(ms, int16(w<<6+bits.TrailingZeros64(own)))
 			}
 		}
 		return ms
@@ -191,15 +176,15 @@ func (p *Position) genNoisy(ms []Move) []Move {
 	b := p.Board
 	for base := 0; base < len(b); base += 8 {
 		for own := ownBytes(b, base, p.Side); own != 0; own &= own - 1 {
-			ms = p.genNoisyPiece(ms, int16(base+bits.TrailingZeros64(own)>>3), nil)
+			ms = p.genNoisyPiece(ms, int16(base+bits.TrailingZeros64(own)>>3))
 		}
 	}
 	return ms
 }
 
 // genNoisyPiece appends the captures and queen promotions among
-// genPiece's moves of the piece on o; occ is the board as bits or nil.
-func (p *Position) genNoisyPiece(ms []Move, o int16, occ *occupancy) []Move {
+// genPiece's moves of the piece on o.
+func (p *Position) genNoisyPiece(ms []Move, o int16) []Move {
 	g := p.g
 	b := p.Board
 	pc := b[o]
@@ -229,8 +214,8 @@ func (p *Position) genNoisyPiece(ms []Move, o int16, occ *occupancy) []Move {
 			}
 		}
 	case Bishop, Rook, Queen:
-		if occ != nil {
-			ms = p.genRiderCapturesBits(ms, o, pc.Kind(), us, occ)
+		if g.bitBoard {
+			ms = p.genRiderCapturesBits(ms, o, pc.Kind(), us)
 			break
 		}
 		nodes := g.rays[pc.Kind()][o]
@@ -278,10 +263,8 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 	g := p.g
 	b := p.Board
 	words := g.bitWords
-	var mine, marks [8]uint64
-	for w := 0; w < words; w++ {
-		mine[w&7] = p.mineOf(occ, c, uint8(w))
-	}
+	var marks [8]uint64
+	mine := &p.occCol[c&1]
 	own := Piece(c) << 3 // the colour bit of c's pieces
 	for _, o := range cells {
 		pc := b[o]

@@ -7,15 +7,29 @@ import "math/bits"
 // phasing). Attacks are found from the attackers' own tables, so boards
 // whose moves are not reversible are handled exactly.
 func (p *Position) Attacked(t int, by Color) bool {
-	if occ := p.bits(); occ != nil {
-		if ls := p.g.attackBits[t]; ls != nil {
-			return p.attackedByStepOcc(t, by, occ) || p.attackedByLines(ls, &occ.all, by)
+	if g := p.g; g.bitBoard {
+		if ls := g.attackBits[t]; ls != nil {
+			return p.attackedByStepCol(t, by) || p.attackedByLines(ls, &p.occAll, by)
 		}
-		if segs := p.g.attackSegs[t]; segs != nil {
-			return p.attackedByStepOcc(t, by, occ) || p.attackedBySegs(segs, &occ.all, by)
+		if segs := g.attackSegs[t]; segs != nil {
+			return p.attackedByStepCol(t, by) || p.attackedBySegs(segs, &p.occAll, by)
 		}
 	}
 	return p.attackedByStep(t, by) || p.attackedByRider(t, by)
+}
+
+// attackedByStepCol is attackedByStep, which first asks the position's
+// bits whether a piece of colour by stands where a knight or pawn could
+// attack t from. Bits that claim a piece the board recoloured only cost
+// the walk.
+func (p *Position) attackedByStepCol(t int, by Color) bool {
+	col := &p.occCol[by&1]
+	for _, s := range p.g.stepBits[by][t] {
+		if s.mask&col[s.word&7] != 0 {
+			return p.attackedByStep(t, by)
+		}
+	}
+	return p.attackedByStepOnly(t, by, false)
 }
 
 // attackedByStep is Attacked for knights, kings, pawns and phasing.
@@ -145,8 +159,8 @@ func (p *Position) genPieceFIDE(ms []Move, o int16) []Move {
 			}
 		}
 	case Bishop, Rook, Queen:
-		if occ := p.bits(); occ != nil {
-			return p.genRiderBits(ms, o, pc.Kind(), us, occ)
+		if g.bitBoard {
+			return p.genRiderBits(ms, o, pc.Kind(), us)
 		}
 		nodes := g.rays[pc.Kind()][o]
 		for i := 0; i < len(nodes); {
@@ -217,8 +231,8 @@ func (p *Position) genPseudo(ms []Move) []Move {
 // genPieces appends the pseudo-legal moves of every piece of the side to
 // move, castling and en passant excluded, in the order of their cells.
 func (p *Position) genPieces(ms []Move) []Move {
-	if occ := p.bits(); occ != nil {
-		for w, own := range occ.own[:p.g.bitWords] {
+	if p.g.bitBoard {
+		for w, own := range p.occCol[p.Side&1][:p.g.bitWords] {
 			for ; own != 0; own &= own - 1 {
 				ms = p.genPiece(ms, int16(w<<6+bits.TrailingZeros64(own)))
 			}
@@ -430,26 +444,14 @@ func (p *Position) safeAfter(m Move, k int16) bool {
 		k = m.To
 	}
 	// The bits change as the board does: the mover leaves From for To.
-	occ := p.bits()
-	var fw, tw int16
-	var fb, tb, ta uint64
-	if occ != nil {
-		fw, tw = m.From>>6&7, m.To>>6&7
-		fb, tb = uint64(1)<<uint(m.From&63), uint64(1)<<uint(m.To&63)
-		if cap == 0 {
-			ta = tb
-		}
-		occ.own[fw] ^= fb
-		occ.own[tw] ^= tb
-		occ.all[fw] ^= fb
-		occ.all[tw] ^= ta
+	if cap != 0 {
+		p.flipOcc(m.To, cap)
 	}
+	p.moveBits(mv.Color(), m.From, m.To)
 	ok := !p.Attacked(int(k), p.Side.Other())
-	if occ != nil {
-		occ.own[fw] ^= fb
-		occ.own[tw] ^= tb
-		occ.all[fw] ^= fb
-		occ.all[tw] ^= ta
+	p.moveBits(mv.Color(), m.From, m.To)
+	if cap != 0 {
+		p.flipOcc(m.To, cap)
 	}
 	b[m.From], b[m.To] = mv, cap
 	return ok

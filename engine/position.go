@@ -8,7 +8,7 @@ type Position struct {
 	g *Geometry
 	// Board is changed by Make and Unmake. A caller that writes it
 	// directly must leave the same cells occupied (recolouring a piece is
-	// fine): occ keeps which cells hold a piece.
+	// fine): the bits (occAll) keep which cells hold a piece.
 	Board []Piece
 	Side  Color
 	// Castle holds CastleWK|CastleWQ|CastleBK|CastleBQ bits.
@@ -25,13 +25,15 @@ type Position struct {
 	// to, as the last count found them; castling reuses them.
 	safeSteps  [8]int16
 	nSafeSteps int
-	// occ is the board as bits (every piece, and the pieces of the side to
-	// move), kept by Make, Unmake and MakeNull on boards with the bit path
-	// (g.bitBoard), so that attack tests, pins and move lists read masks
-	// instead of walking the board. Its own cells are those of occSide,
-	// which is Side unless a caller set Side directly.
-	occ     occupancy
-	occSide Color
+	// occAll and occCol are the board as bits, 64 cells a word: the
+	// occupied cells and those of each colour, kept by Make and Unmake,
+	// so that attack tests, pins and move lists read masks instead of
+	// walking the board where it has the bit path (g.bitBoard). Every
+	// board has at most 512 cells; words past a board's cells stay 0.
+	occAll [8]uint64
+	occCol [2][8]uint64
+	// view is the occupancy of the side to move, as bits() fills it.
+	view occupancy
 }
 
 // Undo is what Unmake needs to restore the position before a move.
@@ -93,89 +95,77 @@ func (p *Position) castleDef(side Color, kingTo int16) *CastleDef {
 	return nil
 }
 
-func (p *Position) put(c int16, pc Piece) {
-	p.Board[c] = pc
-	p.Hash ^= p.g.zp(pc, int(c))
-	p.flipOcc(c, pc)
-}
-
-func (p *Position) remove(c int16) Piece {
-	pc := p.Board[c]
-	if pc != 0 {
-		p.Board[c] = 0
-		p.Hash ^= p.g.zp(pc, int(c))
-		p.flipOcc(c, pc)
-	}
-	return pc
-}
-
-// flipOcc toggles cell c, which gains or loses the piece pc, in occ.
+// flipOcc toggles cell c, which gains or loses the piece pc, in the bits.
+// It runs on every board: two xors cost less than asking which board.
 func (p *Position) flipOcc(c int16, pc Piece) {
-	if p.g.bitBoard {
-		w, bit := c>>6&7, uint64(1)<<uint(c&63)
-		p.occ.all[w] ^= bit
-		if pc.Color() == p.occSide {
-			p.occ.own[w] ^= bit
-		}
-	}
+	w, bit := c>>6&7, uint64(1)<<uint(c&63)
+	p.occAll[w] ^= bit
+	p.occCol[pc.Color()&1][w] ^= bit
 }
 
-// flipSide makes occ's own the pieces of the other colour, when the side
-// to move changes.
-func (p *Position) flipSide() {
-	if p.g.bitBoard {
-		for w := 0; w < p.g.bitWords; w++ {
-			p.occ.own[w&7] = p.occ.all[w&7] &^ p.occ.own[w&7]
-		}
-		p.occSide = p.occSide.Other()
-	}
+// moveBits moves a piece of colour c from cell from to cell to in the
+// bits, or back. Small enough to be inlined into Make and Unmake.
+func (p *Position) moveBits(c Color, from, to int16) {
+	fb, tb := uint64(1)<<uint(from&63), uint64(1)<<uint(to&63)
+	col := &p.occCol[c&1]
+	col[from>>6&7] ^= fb
+	col[to>>6&7] ^= tb
+	p.occAll[from>>6&7] ^= fb
+	p.occAll[to>>6&7] ^= tb
 }
 
-// loadOcc fills occ from the board.
+// loadOcc fills the bits from the board.
 func (p *Position) loadOcc() {
-	p.occ, p.occSide = occupancy{}, p.Side
-	if !p.g.bitBoard {
-		return
-	}
 	var s sideBits
 	s.load(p.Board)
-	for w := 0; w < p.g.bitWords; w++ {
-		p.occ.all[w&7] = s[0][w&7] | s[1][w&7]
-		p.occ.own[w&7] = s[p.Side][w&7]
+	p.occCol = s
+	for w := range p.occAll {
+		p.occAll[w] = s[0][w] | s[1][w]
 	}
 }
 
-// bits is occ where the board has the bit path, else nil. Side is an
-// exported field: where a caller set it directly, own is turned to it.
+// bits is the occupancy of the side to move where the board has the bit
+// path, else nil. It is the position's scratch view: valid until the
+// next call, and what its holder changes changes no bits of the position.
 func (p *Position) bits() *occupancy {
 	if !p.g.bitBoard {
 		return nil
 	}
-	if p.occSide != p.Side {
-		p.flipSide()
+	own := &p.occCol[p.Side&1]
+	for w := 0; w < p.g.bitWords; w++ {
+		p.view.all[w&7] = p.occAll[w&7]
+		p.view.own[w&7] = own[w&7]
 	}
-	return &p.occ
+	return &p.view
 }
 
 // Make plays a move generated for this position and returns what Unmake
-// needs to take it back.
+// needs to take it back. The hash and the bits are changed in registers
+// and written once: a chain of changes to one word in memory waits for
+// each write.
 func (p *Position) Make(m Move) Undo {
 	g := p.g
-	u := Undo{CapSq: -1, Castle: p.Castle, EPSkip: p.EPSkip, EPPawn: p.EPPawn, Halfmove: p.Halfmove, Hash: p.Hash, rookFrom: -1, rookTo: -1}
+	b := p.Board
+	h := p.Hash
+	u := Undo{CapSq: -1, Castle: p.Castle, EPSkip: p.EPSkip, EPPawn: p.EPPawn, Halfmove: p.Halfmove, Hash: h, rookFrom: -1, rookTo: -1}
 	us := p.Side
-	pc := p.Board[m.From]
+	pc := b[m.From]
 	u.Moved = pc
 	if p.EPSkip >= 0 {
-		p.Hash ^= g.zEP[p.EPSkip]
+		h ^= g.zEP[p.EPSkip]
 	}
 	p.EPSkip, p.EPPawn = -1, -1
 	p.Halfmove++
 	if m.Flags&FlagCastle != 0 {
 		cd := p.castleDef(us, m.To)
-		p.remove(m.From)
-		rook := p.remove(cd.RookFrom)
-		p.put(cd.KingTo, pc)
-		p.put(cd.RookTo, rook)
+		rook := b[cd.RookFrom]
+		b[m.From] = 0
+		b[cd.RookFrom] = 0
+		b[cd.KingTo] = pc
+		b[cd.RookTo] = rook
+		h ^= g.zp(pc, int(m.From)) ^ g.zp(rook, int(cd.RookFrom)) ^ g.zp(pc, int(cd.KingTo)) ^ g.zp(rook, int(cd.RookTo))
+		p.moveBits(us, m.From, cd.KingTo)
+		p.moveBits(us, cd.RookFrom, cd.RookTo)
 		p.King[us] = cd.KingTo
 		u.rookFrom, u.rookTo = cd.RookFrom, cd.RookTo
 	} else {
@@ -183,12 +173,19 @@ func (p *Position) Make(m Move) Undo {
 		if m.Flags&FlagEnPassant != 0 {
 			capSq = u.EPPawn
 		}
-		if p.Board[capSq] != 0 {
-			u.Captured = p.remove(capSq)
+		if x := b[capSq]; x != 0 {
+			b[capSq] = 0
+			h ^= g.zp(x, int(capSq))
+			u.Captured = x
 			u.CapSq = capSq
 			p.Halfmove = 0
+			p.flipOcc(capSq, x)
+			if x.Kind() == King {
+				p.King[x.Color()] = -1
+			}
 		}
-		p.remove(m.From)
+		p.moveBits(us, m.From, m.To)
+		b[m.From] = 0
 		np := pc
 		if pc.Kind() == Pawn {
 			p.Halfmove = 0
@@ -199,53 +196,50 @@ func (p *Position) Make(m Move) Undo {
 		if m.Promo != NoKind {
 			np = MakePiece(us, m.Promo, false)
 		}
-		p.put(m.To, np)
+		b[m.To] = np
+		h ^= g.zp(pc, int(m.From)) ^ g.zp(np, int(m.To))
 		if pc.Kind() == King {
 			p.King[us] = m.To
 		}
 		if m.Flags&FlagDouble != 0 {
 			p.EPSkip, p.EPPawn = m.Mid, m.To
-			p.Hash ^= g.zEP[m.Mid]
-		}
-		if u.Captured.Kind() == King {
-			p.King[u.Captured.Color()] = -1
+			h ^= g.zEP[m.Mid]
 		}
 	}
 	nc := p.Castle & p.V.castleMask[m.From] & p.V.castleMask[m.To]
 	if nc != p.Castle {
-		p.Hash ^= g.zCastle[p.Castle] ^ g.zCastle[nc]
+		h ^= g.zCastle[p.Castle] ^ g.zCastle[nc]
 		p.Castle = nc
 	}
 	if us == Black {
 		p.Fullmove++
 	}
 	p.Side = us.Other()
-	p.Hash ^= g.zSide
-	p.flipSide()
+	p.Hash = h ^ g.zSide
 	return u
 }
 
 // Unmake takes back a move played with Make.
 func (p *Position) Unmake(m Move, u Undo) {
 	p.Side = p.Side.Other()
-	p.flipSide()
 	us := p.Side
 	if us == Black {
 		p.Fullmove--
 	}
-	if p.g.bitBoard {
-		p.unmakeOcc(m, &u)
-	}
+	b := p.Board
+	p.moveBits(us, m.From, m.To)
 	if u.rookFrom >= 0 {
-		p.Board[m.To] = 0
-		p.Board[u.rookTo] = 0
-		p.Board[u.rookFrom] = MakePiece(us, Rook, false)
-		p.Board[m.From] = u.Moved
+		p.moveBits(us, u.rookFrom, u.rookTo)
+		b[m.To] = 0
+		b[u.rookTo] = 0
+		b[u.rookFrom] = MakePiece(us, Rook, false)
+		b[m.From] = u.Moved
 	} else {
-		p.Board[m.To] = 0
-		p.Board[m.From] = u.Moved
+		b[m.To] = 0
+		b[m.From] = u.Moved
 		if u.CapSq >= 0 {
-			p.Board[u.CapSq] = u.Captured
+			b[u.CapSq] = u.Captured
+			p.flipOcc(u.CapSq, u.Captured)
 			if u.Captured.Kind() == King {
 				p.King[u.Captured.Color()] = u.CapSq
 			}
@@ -257,41 +251,9 @@ func (p *Position) Unmake(m Move, u Undo) {
 	p.Castle, p.EPSkip, p.EPPawn, p.Halfmove, p.Hash = u.Castle, u.EPSkip, u.EPPawn, u.Halfmove, u.Hash
 }
 
-// unmakeOcc takes m back in occ, before Unmake restores the board: the
-// cells Make emptied and filled are toggled back, the same set of cells.
-func (p *Position) unmakeOcc(m Move, u *Undo) {
-	if u.rookFrom >= 0 {
-		p.flipOcc(m.To, u.Moved)
-		p.flipOcc(u.rookTo, u.Moved)
-		p.flipOcc(u.rookFrom, u.Moved)
-		p.flipOcc(m.From, u.Moved)
-		return
-	}
-	p.flipOcc(m.To, u.Moved)
-	p.flipOcc(m.From, u.Moved)
-	if u.CapSq >= 0 {
-		p.flipOcc(u.CapSq, u.Captured)
-	}
-}
-
 // Play makes a move on a copy and returns the copy.
 func (p *Position) Play(m Move) *Position {
 	q := p.Clone()
 	q.Make(m)
 	return q
-}
-
-// moveOwn empties the own cells a and b and fills c and d with own
-// pieces, in that order, as castling does.
-func (o *occupancy) moveOwn(a, b, c, d int16) {
-	for _, x := range [...]int16{a, b} {
-		w, bit := x>>6&7, uint64(1)<<uint(x&63)
-		o.all[w] &^= bit
-		o.own[w] &^= bit
-	}
-	for _, x := range [...]int16{c, d} {
-		w, bit := x>>6&7, uint64(1)<<uint(x&63)
-		o.all[w] |= bit
-		o.own[w] |= bit
-	}
 }

@@ -55,14 +55,12 @@ func (p *Position) MakeNull() NullUndo {
 	p.Halfmove = 0
 	p.Side = p.Side.Other()
 	p.Hash ^= p.g.zSide
-	p.flipSide()
 	return u
 }
 
 // UnmakeNull takes back MakeNull.
 func (p *Position) UnmakeNull(u NullUndo) {
 	p.Side = p.Side.Other()
-	p.flipSide()
 	p.EPSkip, p.EPPawn, p.Halfmove, p.Hash = u.epSkip, u.epPawn, u.halfmove, u.hash
 }
 
