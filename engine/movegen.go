@@ -159,7 +159,9 @@ func (p *Position) genPieceFIDE(ms []Move, o int16) []Move {
 			}
 		}
 	case Bishop, Rook, Queen:
-		if g.bitBoard {
+		// From the bits where each ray is one run; where rays are cut into
+		// several runs (torus, cube) the walk was faster.
+		if g.bitBoard && g.bitRays[pc.Kind()] != nil && g.bitRays[pc.Kind()][o] != nil {
 			return p.genRiderBits(ms, o, pc.Kind(), us)
 		}
 		nodes := g.rays[pc.Kind()][o]

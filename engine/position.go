@@ -28,8 +28,8 @@ type Position struct {
 	// occAll and occCol are the board as bits, 64 cells a word: the
 	// occupied cells and those of each colour, kept by Make and Unmake,
 	// so that attack tests, pins and move lists read masks instead of
-	// walking the board where it has the bit path (g.bitBoard). Every
-	// board has at most 512 cells; words past a board's cells stay 0.
+	// walking the board where it has the bit path (g.bitBoard; elsewhere
+	// they are not kept). Words past a board's cells stay 0.
 	occAll [8]uint64
 	occCol [2][8]uint64
 	// view is the occupancy of the side to move, as bits() fills it.
@@ -96,7 +96,6 @@ func (p *Position) castleDef(side Color, kingTo int16) *CastleDef {
 }
 
 // flipOcc toggles cell c, which gains or loses the piece pc, in the bits.
-// It runs on every board: two xors cost less than asking which board.
 func (p *Position) flipOcc(c int16, pc Piece) {
 	w, bit := c>>6&7, uint64(1)<<uint(c&63)
 	p.occAll[w] ^= bit
@@ -164,8 +163,10 @@ func (p *Position) Make(m Move) Undo {
 		b[cd.KingTo] = pc
 		b[cd.RookTo] = rook
 		h ^= g.zp(pc, int(m.From)) ^ g.zp(rook, int(cd.RookFrom)) ^ g.zp(pc, int(cd.KingTo)) ^ g.zp(rook, int(cd.RookTo))
-		p.moveBits(us, m.From, cd.KingTo)
-		p.moveBits(us, cd.RookFrom, cd.RookTo)
+		if g.bitBoard {
+			p.moveBits(us, m.From, cd.KingTo)
+			p.moveBits(us, cd.RookFrom, cd.RookTo)
+		}
 		p.King[us] = cd.KingTo
 		u.rookFrom, u.rookTo = cd.RookFrom, cd.RookTo
 	} else {
@@ -179,12 +180,16 @@ func (p *Position) Make(m Move) Undo {
 			u.Captured = x
 			u.CapSq = capSq
 			p.Halfmove = 0
-			p.flipOcc(capSq, x)
+			if g.bitBoard {
+				p.flipOcc(capSq, x)
+			}
 			if x.Kind() == King {
 				p.King[x.Color()] = -1
 			}
 		}
-		p.moveBits(us, m.From, m.To)
+		if g.bitBoard {
+			p.moveBits(us, m.From, m.To)
+		}
 		b[m.From] = 0
 		np := pc
 		if pc.Kind() == Pawn {
@@ -227,9 +232,14 @@ func (p *Position) Unmake(m Move, u Undo) {
 		p.Fullmove--
 	}
 	b := p.Board
-	p.moveBits(us, m.From, m.To)
+	bitBoard := p.g.bitBoard
+	if bitBoard {
+		p.moveBits(us, m.From, m.To)
+	}
 	if u.rookFrom >= 0 {
-		p.moveBits(us, u.rookFrom, u.rookTo)
+		if bitBoard {
+			p.moveBits(us, u.rookFrom, u.rookTo)
+		}
 		b[m.To] = 0
 		b[u.rookTo] = 0
 		b[u.rookFrom] = MakePiece(us, Rook, false)
@@ -239,7 +249,9 @@ func (p *Position) Unmake(m Move, u Undo) {
 		b[m.From] = u.Moved
 		if u.CapSq >= 0 {
 			b[u.CapSq] = u.Captured
-			p.flipOcc(u.CapSq, u.Captured)
+			if bitBoard {
+				p.flipOcc(u.CapSq, u.Captured)
+			}
 			if u.Captured.Kind() == King {
 				p.King[u.Captured.Color()] = u.CapSq
 			}
