@@ -2,12 +2,12 @@ package engine
 
 import "math/bits"
 
-// Listing moves and measuring mobility from the bits the position keeps
-// (Position.occAll, occCol), on every board with the bit path. Every path of a
-// rider's ray tree is a list of runs (countsegs.go); read in the tree's
-// order, a path's cells up to its first piece, less those an earlier path
-// already gave, are the cells the tree walk visits, in the walk's order,
-// so the moves come out in the same order as from the walk.
+// Noisy moves and mobility from the bits the position keeps (occAll,
+// occCol), on every board with the bit path. Every path of a rider's ray
+// tree is a list of runs (countsegs.go); read in the tree's order, the
+// first piece on each path is the walk's capture on that path, in the
+// walk's order. Listing every move from the bits was tried and dropped: it
+// ran more instructions than the walk (see docs/performance.md).
 
 // listTables are the tables of a Geometry for listing and mobility from
 // bits (nil where the board has no bit path).
@@ -82,57 +82,10 @@ func distinctCells(cells []int16) bool {
 	return true
 }
 
-// genRiderBits appends the moves of the rider of colour us and kind k on
-// o as genPieceFIDE's walk of its ray tree lists them. A run ends at its
-// first piece, so in the run's order its empty cells come first and that
-// piece last.
-func (p *Position) genRiderBits(ms []Move, o int16, k Kind, us Color) []Move {
-	g := p.g
-	segs := g.raySegs[k][o]
-	fork := g.rayFork[k][o]
-	var given [8]uint64
-	for i := 0; i < len(segs); i++ {
-		s := &segs[i]
-		w := s.word & 7
-		bl := p.occAll[w] & s.mask
-		run := s.mask
-		f := -1
-		if bl != 0 {
-			f = s.nearest(bl)
-			if s.down {
-				run &= ^uint64(0) << uint(f)
-			} else {
-				run &= ^uint64(0) >> uint(63-f)
-			}
-			i = int(s.next) - 1
-		}
-		if fork {
-			run &^= given[w]
-			given[w] |= run
-		}
-		base := int16(w) << 6
-		empty := run &^ bl
-		if s.down {
-			for empty != 0 {
-				c := 63 - bits.LeadingZeros64(empty)
-				empty &^= 1 << uint(c)
-				ms = append(ms, Move{From: o, To: base + int16(c), Mid: -1})
-			}
-		} else {
-			for ; empty != 0; empty &= empty - 1 {
-				ms = append(ms, Move{From: o, To: base + int16(bits.TrailingZeros64(empty)), Mid: -1})
-			}
-		}
-		if f >= 0 && run>>uint(f)&1 != 0 {
-			if t := base + int16(f); p.Board[t].Color() != us {
-				ms = append(ms, Move{From: o, To: t, Flags: FlagCapture, Mid: -1})
-			}
-		}
-	}
-	return ms
-}
-
-// genRiderCapturesBits appends the captures among genRiderBits's moves.
+// genRiderCapturesBits appends the captures of the rider of colour us and
+// kind k on o, as genPieceFIDE's walk of its ray tree lists them: on each
+// path its first piece, if it is the enemy's, and a piece several paths
+// reach once, where the first of them reaches it.
 func (p *Position) genRiderCapturesBits(ms []Move, o int16, k Kind, us Color) []Move {
 	g := p.g
 	segs := g.raySegs[k][o]

@@ -159,11 +159,6 @@ func (p *Position) genPieceFIDE(ms []Move, o int16) []Move {
 			}
 		}
 	case Bishop, Rook, Queen:
-		// From the bits where each ray is one run; where rays are cut into
-		// several runs (torus, cube) the walk was faster.
-		if g.bitBoard && g.bitRays[pc.Kind()] != nil && g.bitRays[pc.Kind()][o] != nil {
-			return p.genRiderBits(ms, o, pc.Kind(), us)
-		}
 		nodes := g.rays[pc.Kind()][o]
 		for i := 0; i < len(nodes); {
 			n := &nodes[i]

@@ -97,20 +97,22 @@ func (p *Position) castleDef(side Color, kingTo int16) *CastleDef {
 
 // flipOcc toggles cell c, which gains or loses the piece pc, in the bits.
 func (p *Position) flipOcc(c int16, pc Piece) {
-	w, bit := c>>6&7, uint64(1)<<uint(c&63)
-	p.occAll[w] ^= bit
-	p.occCol[pc.Color()&1][w] ^= bit
+	x := uint(uint16(c))
+	bit := uint64(1) << (x & 63)
+	p.occAll[x>>6&7] ^= bit
+	p.occCol[pc.Color()&1][x>>6&7] ^= bit
 }
 
 // moveBits moves a piece of colour c from cell from to cell to in the
 // bits, or back. Small enough to be inlined into Make and Unmake.
 func (p *Position) moveBits(c Color, from, to int16) {
-	fb, tb := uint64(1)<<uint(from&63), uint64(1)<<uint(to&63)
+	f, t := uint(uint16(from)), uint(uint16(to))
+	fb, tb := uint64(1)<<(f&63), uint64(1)<<(t&63)
 	col := &p.occCol[c&1]
-	col[from>>6&7] ^= fb
-	col[to>>6&7] ^= tb
-	p.occAll[from>>6&7] ^= fb
-	p.occAll[to>>6&7] ^= tb
+	col[f>>6&7] ^= fb
+	col[t>>6&7] ^= tb
+	p.occAll[f>>6&7] ^= fb
+	p.occAll[t>>6&7] ^= tb
 }
 
 // loadOcc fills the bits from the board.
