@@ -107,12 +107,12 @@ func (p *Position) flipOcc(c int16, pc Piece) {
 // bits, or back. Small enough to be inlined into Make and Unmake.
 func (p *Position) moveBits(c Color, from, to int16) {
 	f, t := uint(uint16(from)), uint(uint16(to))
+	fw, tw := f>>6&7, t>>6&7
 	fb, tb := uint64(1)<<(f&63), uint64(1)<<(t&63)
-	col := &p.occCol[c&1]
-	col[f>>6&7] ^= fb
-	col[t>>6&7] ^= tb
-	p.occAll[f>>6&7] ^= fb
-	p.occAll[t>>6&7] ^= tb
+	p.occCol[c&1][fw] ^= fb
+	p.occCol[c&1][tw] ^= tb
+	p.occAll[fw] ^= fb
+	p.occAll[tw] ^= tb
 }
 
 // loadOcc fills the bits from the board.
