@@ -324,3 +324,17 @@ func (o *occupancy) reachRays(rs *bitRays, r *[8]uint64) {
 		r[w] |= ray.mask & -(uint64(1) << 63 >> uint(bits.LeadingZeros64(bl|1)))
 	}
 }
+
+// attackedByStepCol is attackedByStep, which first asks the position's
+// bits whether a piece of colour by stands where a knight or pawn could
+// attack t from. Bits that claim a piece the board recoloured only cost
+// the walk.
+func (p *Position) attackedByStepCol(t int, by Color) bool {
+	col := &p.occCol[by&1]
+	for _, s := range p.g.stepBits[by][t] {
+		if s.mask&col[s.word&7] != 0 {
+			return p.attackedByStep(t, by)
+		}
+	}
+	return p.attackedByStepOnly(t, by, false)
+}

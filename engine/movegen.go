@@ -18,20 +18,6 @@ func (p *Position) Attacked(t int, by Color) bool {
 	return p.attackedByStep(t, by) || p.attackedByRider(t, by)
 }
 
-// attackedByStepCol is attackedByStep, which first asks the position's
-// bits whether a piece of colour by stands where a knight or pawn could
-// attack t from. Bits that claim a piece the board recoloured only cost
-// the walk.
-func (p *Position) attackedByStepCol(t int, by Color) bool {
-	col := &p.occCol[by&1]
-	for _, s := range p.g.stepBits[by][t] {
-		if s.mask&col[s.word&7] != 0 {
-			return p.attackedByStep(t, by)
-		}
-	}
-	return p.attackedByStepOnly(t, by, false)
-}
-
 // attackedByStep is Attacked for knights, kings, pawns and phasing.
 func (p *Position) attackedByStep(t int, by Color) bool {
 	return p.attackedByStepOnly(t, by, true)
