@@ -9,7 +9,7 @@ import "math/bits"
 // generate-and-filter path, in scratch.
 func (p *Position) countLegal(scratch []Move) int {
 	if p.g.bitBoard {
-		return p.countLegalWith(scratch, nil)
+		return p.countLegalWith(scratch)
 	}
 	if p.King[p.Side] < 0 {
 		return len(p.AppendLegal(scratch[:0]))
@@ -17,30 +17,21 @@ func (p *Position) countLegal(scratch []Move) int {
 	return p.countLegalTables(scratch)
 }
 
-// countLegalWith is countLegal given, on a board with the bit path, the
-// cells of each colour as bits (nil: read from the board).
-func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
+// countLegalWith is countLegal on a board with the bit path, from the
+// bits the position keeps.
+func (p *Position) countLegalWith(scratch []Move) int {
 	if p.King[p.Side] < 0 {
 		return len(p.AppendLegal(scratch[:0]))
 	}
 	if p.V.Observation {
-		return p.countHeisenberg(scratch, sides)
+		sides := sideBits(p.occCol)
+		return p.countHeisenberg(scratch, &sides)
 	}
 	us := p.Side
-	b := p.Board
-	var occ occupancy
-	if sides == nil {
-		var s sideBits
-		s.load(b)
-		sides = &s
-	}
-	for w := 0; w < p.g.bitWords; w++ {
-		occ.all[w&7] = sides[0][w&7] | sides[1][w&7]
-		occ.own[w&7] = sides[us][w&7]
-	}
-	if p.g.switches != nil {
-		occ.closeSwitches(p.g.switches)
-	}
+	// A copy: countKing lifts the king from it while Make, for the mate
+	// rule, changes the position's. On a board with switches bits has
+	// closed them.
+	occ := *p.bits()
 	l := p.legalityOcc(&occ)
 	if l.inCheck {
 		return len(p.filterWith(p.genPseudo(scratch[:0]), 0, l))
@@ -48,7 +39,10 @@ func (p *Position) countLegalWith(scratch []Move, sides *sideBits) int {
 	n := 0
 	p.nSafeSteps = 0
 	if !p.g.plain && p.g.Twin == nil {
-		n = p.countPieces(sides[us][:p.g.bitWords], &l, scratch, &occ)
+		// The colour's own cells, without the empty switch halves
+		// closeSwitches added to occ.own.
+		own := p.occCol[us&1]
+		n = p.countPieces(own[:p.g.bitWords], &l, scratch, &occ)
 	} else {
 		plain := p.g.plain
 		for w, own := range occ.own[:p.g.bitWords] {

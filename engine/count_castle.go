@@ -53,7 +53,11 @@ func (p *Position) castleLegal(cd *CastleDef, occ *occupancy) bool {
 	kt, rt := b[cd.KingTo], b[cd.RookTo]
 	b[cd.KingFrom], b[cd.RookFrom] = 0, 0
 	b[cd.KingTo], b[cd.RookTo] = king, rook
+	p.moveBits(us, cd.KingFrom, cd.KingTo)
+	p.moveBits(us, cd.RookFrom, cd.RookTo)
 	ok := !p.Attacked(int(cd.KingTo), them)
+	p.moveBits(us, cd.KingFrom, cd.KingTo)
+	p.moveBits(us, cd.RookFrom, cd.RookTo)
 	b[cd.KingTo], b[cd.RookTo] = kt, rt
 	b[cd.KingFrom], b[cd.RookFrom] = king, rook
 	return ok

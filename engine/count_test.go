@@ -55,57 +55,6 @@ func TestCountLegalMatchesList(t *testing.T) {
 	}
 }
 
-// TestSideBitsFollowMoves plays random games on every board with the bit
-// path and checks that the colour bits perft keeps along its moves (and
-// takes back with them) equal the bits read from the board.
-func TestSideBitsFollowMoves(t *testing.T) {
-	games := 10
-	if raceEnabled || testing.Short() {
-		games = 2
-	}
-	for _, id := range Variants() {
-		v := MustVariant(id)
-		if !v.Geo.bitBoard {
-			continue
-		}
-		rng := rand.New(rand.NewSource(int64(len(id)) * 7))
-		for g := 0; g < games; g++ {
-			pos := v.StartPosition()
-			var kept sideBits
-			kept.load(pos.Board)
-			for ply := 0; ply < 120; ply++ {
-				ms := pos.LegalMoves()
-				if len(ms) == 0 {
-					break
-				}
-				// Every move played and taken back must leave the bits as
-				// they were; one of them stays played.
-				for _, m := range ms {
-					us, before, name := pos.Side, pos.String(), pos.Canonical(m)
-					u := pos.Make(m)
-					kept.play(m, &u, us)
-					var fresh sideBits
-					fresh.load(pos.Board)
-					if kept != fresh {
-						t.Fatalf("%s: after %s in %s the kept bits differ from the board's", id, name, before)
-					}
-					kept.play(m, &u, us)
-					pos.Unmake(m, u)
-				}
-				m := ms[rng.Intn(len(ms))]
-				us := pos.Side
-				u := pos.Make(m)
-				kept.play(m, &u, us)
-			}
-			var fresh sideBits
-			fresh.load(pos.Board)
-			if kept != fresh {
-				t.Fatalf("%s: the kept bits differ from the board's at the end of a game", id)
-			}
-		}
-	}
-}
-
 // TestCountLegalAtSwitches is TestCountLegalMatchesList on the boards with
 // switches, with games steered onto the switch cells and the kings moved
 // often, so that pieces stand on a switch half between a king and an

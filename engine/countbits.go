@@ -2,16 +2,17 @@ package engine
 
 import "math/bits"
 
-// The counter's bit path, on every board of up to 320 cells: perft keeps
-// the cells of each colour as bits, and the counter reads from them what
-// it would otherwise walk the board for. Where a rider's rays each run
-// through cells numbered one way within one 64-cell word and share no
-// cell, as standard chess's do, its moves are one mask and a popcount per
-// ray; other cells cut their ray and attack trees into such runs
-// (countsegs.go). What form a cell gets is read from its trees; where a
-// plain board's cell does not fit, the counter walks its tree. On a board
-// with switches the empty half of a taken switch counts as taken
-// (closeSwitches), which is all the rays and pawns need to know of them.
+// The counter's bit path, on every board of up to 320 cells: the
+// position keeps its occupied cells as bits, and the counter reads from
+// them what it would otherwise walk the board for. Where a rider's rays
+// each run through cells numbered one way within one 64-cell word and
+// share no cell, as standard chess's do, its moves are one mask and a
+// popcount per ray; other cells cut their ray and attack trees into such
+// runs (countsegs.go). What form a cell gets is read from its trees; where
+// a plain board's cell does not fit, the counter walks its tree. On a
+// board with switches the empty half of a taken switch counts as taken
+// (closeSwitches, applied by Position.bits), which is all the rays and
+// pawns need to know of them.
 
 // bitRay is one ray of a rider: its cells as a mask of one word of the
 // occupancy bits.
@@ -34,9 +35,8 @@ type occupancy struct {
 	all, own [8]uint64
 }
 
-// sideBits are the cells of each colour's pieces, 64 cells a word. Perft
-// keeps them along its moves, so the counter at the last ply does not read
-// the board to find them.
+// sideBits are the cells of each colour's pieces, 64 cells a word, as
+// read from the board (Position.loadOcc).
 type sideBits [2][8]uint64
 
 // load fills s from the board, reading eight cells a step.
@@ -48,24 +48,6 @@ func (s *sideBits) load(b []Piece) {
 		s[White][w] |= gatherTops(present&^black) << sh
 		s[Black][w] |= gatherTops(present&black) << sh
 	}
-}
-
-// play updates s for the move m that us has just made (u is what Make
-// returned); played again, it takes the move back.
-func (s *sideBits) play(m Move, u *Undo, us Color) {
-	s.toggle(us, m.From)
-	s.toggle(us, m.To)
-	if u.rookFrom >= 0 {
-		s.toggle(us, u.rookFrom)
-		s.toggle(us, u.rookTo)
-	}
-	if u.CapSq >= 0 {
-		s.toggle(us.Other(), u.CapSq)
-	}
-}
-
-func (s *sideBits) toggle(c Color, cell int16) {
-	s[c&1][cell>>6&7] ^= 1 << uint(cell&63)
 }
 
 // gatherTops packs the top bit of each byte of x into the byte's index:

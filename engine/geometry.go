@@ -77,6 +77,7 @@ type Geometry struct {
 	attackTrie  [][]attackNode
 	pinnable    []bitset
 	countTables
+	listTables
 
 	// MayDup: two paths of one piece can reach the same cell, so
 	// generation removes duplicate destinations.
@@ -407,6 +408,7 @@ func (g *Geometry) finish() {
 	g.buildStepTables()
 	g.buildAttackTries()
 	g.buildBitRays()
+	g.buildListBits()
 	g.buildZobrist()
 }
 

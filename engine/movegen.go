@@ -7,6 +7,15 @@ import "math/bits"
 // phasing). Attacks are found from the attackers' own tables, so boards
 // whose moves are not reversible are handled exactly.
 func (p *Position) Attacked(t int, by Color) bool {
+	// occAll is read without closeSwitches: a board with switches walks.
+	if g := p.g; g.bitBoard && g.switches == nil {
+		if ls := g.attackBits[t]; ls != nil {
+			return p.attackedByStepCol(t, by) || p.attackedByLines(ls, &p.occAll, by)
+		}
+		if segs := g.attackSegs[t]; segs != nil {
+			return p.attackedByStepCol(t, by) || p.attackedBySegs(segs, &p.occAll, by)
+		}
+	}
 	return p.attackedByStep(t, by) || p.attackedByRider(t, by)
 }
 
@@ -206,6 +215,14 @@ func (p *Position) genPseudo(ms []Move) []Move {
 // genPieces appends the pseudo-legal moves of every piece of the side to
 // move, castling and en passant excluded, in the order of their cells.
 func (p *Position) genPieces(ms []Move) []Move {
+	if p.g.bitBoard {
+		for w, own := range p.occCol[p.Side&1][:p.g.bitWords] {
+			for ; own != 0; own &= own - 1 {
+				ms = p.genPiece(ms, int16(w<<6+bits.TrailingZeros64(own)))
+			}
+		}
+		return ms
+	}
 	b := p.Board
 	for base := 0; base < len(b); base += 8 {
 		for own := ownBytes(b, base, p.Side); own != 0; own &= own - 1 {
@@ -332,7 +349,7 @@ type legality struct {
 	pin      bitset
 }
 
-func (p *Position) legality() legality { return p.legalityOcc(nil) }
+func (p *Position) legality() legality { return p.legalityOcc(p.bits()) }
 
 // legalityOcc is legality given the board as bits (nil: walk the tables).
 func (p *Position) legalityOcc(occ *occupancy) legality {
@@ -410,7 +427,16 @@ func (p *Position) safeAfter(m Move, k int16) bool {
 	if m.From == k {
 		k = m.To
 	}
+	// The bits change as the board does: the mover leaves From for To.
+	if cap != 0 {
+		p.flipOcc(m.To, cap)
+	}
+	p.moveBits(mv.Color(), m.From, m.To)
 	ok := !p.Attacked(int(k), p.Side.Other())
+	p.moveBits(mv.Color(), m.From, m.To)
+	if cap != 0 {
+		p.flipOcc(m.To, cap)
+	}
 	b[m.From], b[m.To] = mv, cap
 	return ok
 }

@@ -10,32 +10,7 @@ func (p *Position) Perft(depth int) uint64 {
 	for i := range bufs {
 		bufs[i] = make([]Move, 0, 256)
 	}
-	if p.g.bitBoard {
-		var s sideBits
-		s.load(p.Board)
-		return p.perftBits(depth, bufs, &s)
-	}
 	return p.perft(depth, bufs)
-}
-
-// perftBits is perft keeping the cells of each colour as bits for the
-// counter (boards with the bit path; see countbits.go).
-func (p *Position) perftBits(depth int, bufs [][]Move, s *sideBits) uint64 {
-	if depth == 1 {
-		return uint64(p.countLegalWith(bufs[1][:0], s))
-	}
-	ms := p.AppendLegal(bufs[depth][:0])
-	bufs[depth] = ms[:0]
-	us := p.Side
-	var n uint64
-	for _, m := range ms {
-		u := p.Make(m)
-		s.play(m, &u, us)
-		n += p.perftBits(depth-1, bufs, s)
-		s.play(m, &u, us)
-		p.Unmake(m, u)
-	}
-	return n
 }
 
 func (p *Position) perft(depth int, bufs [][]Move) uint64 {

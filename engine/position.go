@@ -4,8 +4,11 @@ package engine
 // castling rights, en-passant right, clocks and an incrementally kept
 // Zobrist hash.
 type Position struct {
-	V     *Variant
-	g     *Geometry
+	V *Variant
+	g *Geometry
+	// Board is changed by Make and Unmake. A caller that writes it
+	// directly must leave the same cells occupied (recolouring a piece is
+	// fine): the bits (occAll) keep which cells hold a piece.
 	Board []Piece
 	Side  Color
 	// Castle holds CastleWK|CastleWQ|CastleBK|CastleBQ bits.
@@ -22,6 +25,15 @@ type Position struct {
 	// to, as the last count found them; castling reuses them.
 	safeSteps  [8]int16
 	nSafeSteps int
+	// occAll and occCol are the board as bits, 64 cells a word: the
+	// occupied cells and those of each colour, kept by Make and Unmake,
+	// so that attack tests, pins and move lists read masks instead of
+	// walking the board where it has the bit path (g.bitBoard; elsewhere
+	// they are not kept). Words past a board's cells stay 0.
+	occAll [8]uint64
+	occCol [2][8]uint64
+	// view is the occupancy of the side to move, as bits() fills it.
+	view occupancy
 }
 
 // Undo is what Unmake needs to restore the position before a move.
@@ -83,39 +95,86 @@ func (p *Position) castleDef(side Color, kingTo int16) *CastleDef {
 	return nil
 }
 
-func (p *Position) put(c int16, pc Piece) {
-	p.Board[c] = pc
-	p.Hash ^= p.g.zp(pc, int(c))
+// flipOcc toggles cell c, which gains or loses the piece pc, in the bits.
+func (p *Position) flipOcc(c int16, pc Piece) {
+	x := uint(uint16(c))
+	bit := uint64(1) << (x & 63)
+	p.occAll[x>>6&7] ^= bit
+	p.occCol[pc.Color()&1][x>>6&7] ^= bit
 }
 
-func (p *Position) remove(c int16) Piece {
-	pc := p.Board[c]
-	if pc != 0 {
-		p.Board[c] = 0
-		p.Hash ^= p.g.zp(pc, int(c))
+// moveBits moves a piece of colour c from cell from to cell to in the
+// bits, or back. Small enough to be inlined into Make and Unmake.
+func (p *Position) moveBits(c Color, from, to int16) {
+	f, t := uint(uint16(from)), uint(uint16(to))
+	fw, tw := f>>6&7, t>>6&7
+	fb, tb := uint64(1)<<(f&63), uint64(1)<<(t&63)
+	p.occCol[c&1][fw] ^= fb
+	p.occCol[c&1][tw] ^= tb
+	p.occAll[fw] ^= fb
+	p.occAll[tw] ^= tb
+}
+
+// loadOcc fills the bits from the board.
+func (p *Position) loadOcc() {
+	var s sideBits
+	s.load(p.Board)
+	p.occCol = s
+	for w := range p.occAll {
+		p.occAll[w] = s[0][w] | s[1][w]
 	}
-	return pc
+}
+
+// bits is the occupancy of the side to move where the board has the bit
+// path, else nil; on a board with switches the empty half of a taken
+// switch counts as taken (closeSwitches), as the readers of an occupancy
+// need. It is the position's scratch view: valid until the next call, and
+// what its holder changes changes no bits of the position.
+func (p *Position) bits() *occupancy {
+	g := p.g
+	if !g.bitBoard {
+		return nil
+	}
+	own := &p.occCol[p.Side&1]
+	for w := 0; w < g.bitWords; w++ {
+		p.view.all[w&7] = p.occAll[w&7]
+		p.view.own[w&7] = own[w&7]
+	}
+	if g.switches != nil {
+		p.view.closeSwitches(g.switches)
+	}
+	return &p.view
 }
 
 // Make plays a move generated for this position and returns what Unmake
-// needs to take it back.
+// needs to take it back. The hash and the bits are changed in registers
+// and written once: a chain of changes to one word in memory waits for
+// each write.
 func (p *Position) Make(m Move) Undo {
 	g := p.g
-	u := Undo{CapSq: -1, Castle: p.Castle, EPSkip: p.EPSkip, EPPawn: p.EPPawn, Halfmove: p.Halfmove, Hash: p.Hash, rookFrom: -1, rookTo: -1}
+	b := p.Board
+	h := p.Hash
+	u := Undo{CapSq: -1, Castle: p.Castle, EPSkip: p.EPSkip, EPPawn: p.EPPawn, Halfmove: p.Halfmove, Hash: h, rookFrom: -1, rookTo: -1}
 	us := p.Side
-	pc := p.Board[m.From]
+	pc := b[m.From]
 	u.Moved = pc
 	if p.EPSkip >= 0 {
-		p.Hash ^= g.zEP[p.EPSkip]
+		h ^= g.zEP[p.EPSkip]
 	}
 	p.EPSkip, p.EPPawn = -1, -1
 	p.Halfmove++
 	if m.Flags&FlagCastle != 0 {
 		cd := p.castleDef(us, m.To)
-		p.remove(m.From)
-		rook := p.remove(cd.RookFrom)
-		p.put(cd.KingTo, pc)
-		p.put(cd.RookTo, rook)
+		rook := b[cd.RookFrom]
+		b[m.From] = 0
+		b[cd.RookFrom] = 0
+		b[cd.KingTo] = pc
+		b[cd.RookTo] = rook
+		h ^= g.zp(pc, int(m.From)) ^ g.zp(rook, int(cd.RookFrom)) ^ g.zp(pc, int(cd.KingTo)) ^ g.zp(rook, int(cd.RookTo))
+		if g.bitBoard {
+			p.moveBits(us, m.From, cd.KingTo)
+			p.moveBits(us, cd.RookFrom, cd.RookTo)
+		}
 		p.King[us] = cd.KingTo
 		u.rookFrom, u.rookTo = cd.RookFrom, cd.RookTo
 	} else {
@@ -123,12 +182,23 @@ func (p *Position) Make(m Move) Undo {
 		if m.Flags&FlagEnPassant != 0 {
 			capSq = u.EPPawn
 		}
-		if p.Board[capSq] != 0 {
-			u.Captured = p.remove(capSq)
+		if x := b[capSq]; x != 0 {
+			b[capSq] = 0
+			h ^= g.zp(x, int(capSq))
+			u.Captured = x
 			u.CapSq = capSq
 			p.Halfmove = 0
+			if g.bitBoard {
+				p.flipOcc(capSq, x)
+			}
+			if x.Kind() == King {
+				p.King[x.Color()] = -1
+			}
 		}
-		p.remove(m.From)
+		if g.bitBoard {
+			p.moveBits(us, m.From, m.To)
+		}
+		b[m.From] = 0
 		np := pc
 		if pc.Kind() == Pawn {
 			p.Halfmove = 0
@@ -139,28 +209,26 @@ func (p *Position) Make(m Move) Undo {
 		if m.Promo != NoKind {
 			np = MakePiece(us, m.Promo, false)
 		}
-		p.put(m.To, np)
+		b[m.To] = np
+		h ^= g.zp(pc, int(m.From)) ^ g.zp(np, int(m.To))
 		if pc.Kind() == King {
 			p.King[us] = m.To
 		}
 		if m.Flags&FlagDouble != 0 {
 			p.EPSkip, p.EPPawn = m.Mid, m.To
-			p.Hash ^= g.zEP[m.Mid]
-		}
-		if u.Captured.Kind() == King {
-			p.King[u.Captured.Color()] = -1
+			h ^= g.zEP[m.Mid]
 		}
 	}
 	nc := p.Castle & p.V.castleMask[m.From] & p.V.castleMask[m.To]
 	if nc != p.Castle {
-		p.Hash ^= g.zCastle[p.Castle] ^ g.zCastle[nc]
+		h ^= g.zCastle[p.Castle] ^ g.zCastle[nc]
 		p.Castle = nc
 	}
 	if us == Black {
 		p.Fullmove++
 	}
 	p.Side = us.Other()
-	p.Hash ^= g.zSide
+	p.Hash = h ^ g.zSide
 	return u
 }
 
@@ -171,16 +239,27 @@ func (p *Position) Unmake(m Move, u Undo) {
 	if us == Black {
 		p.Fullmove--
 	}
+	b := p.Board
+	bitBoard := p.g.bitBoard
+	if bitBoard {
+		p.moveBits(us, m.From, m.To)
+	}
 	if u.rookFrom >= 0 {
-		p.Board[m.To] = 0
-		p.Board[u.rookTo] = 0
-		p.Board[u.rookFrom] = MakePiece(us, Rook, false)
-		p.Board[m.From] = u.Moved
+		if bitBoard {
+			p.moveBits(us, u.rookFrom, u.rookTo)
+		}
+		b[m.To] = 0
+		b[u.rookTo] = 0
+		b[u.rookFrom] = MakePiece(us, Rook, false)
+		b[m.From] = u.Moved
 	} else {
-		p.Board[m.To] = 0
-		p.Board[m.From] = u.Moved
+		b[m.To] = 0
+		b[m.From] = u.Moved
 		if u.CapSq >= 0 {
-			p.Board[u.CapSq] = u.Captured
+			b[u.CapSq] = u.Captured
+			if bitBoard {
+				p.flipOcc(u.CapSq, u.Captured)
+			}
 			if u.Captured.Kind() == King {
 				p.King[u.Captured.Color()] = u.CapSq
 			}

@@ -87,6 +87,7 @@ func (p *Position) placeToken(tok string) error {
 }
 
 func (p *Position) finishParse(castle, ep string, clocks []string) (*Position, error) {
+	p.loadOcc()
 	if castle != "-" {
 		for i := 0; i < len(castle); i++ {
 			var r uint8

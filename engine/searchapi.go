@@ -22,15 +22,7 @@ func (p *Position) AppendNoisy(ms []Move) []Move {
 		}
 		return ms[:w]
 	}
-	ms = p.genPseudo(ms)
-	w := start
-	for i := start; i < len(ms); i++ {
-		if m := ms[i]; m.Flags&FlagCapture != 0 || m.Promo == Queen {
-			ms[w] = m
-			w++
-		}
-	}
-	return p.filterLegal(ms[:w], start)
+	return p.filterLegal(p.genEnPassant(p.genNoisy(ms)), start)
 }
 
 // IsNoisy reports whether a legal move of this position captures or
@@ -108,6 +100,9 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each []uint16) (n [7]i
 // given cells (all of c's pieces, for the same answer): a caller that has
 // already walked the board spares the walk.
 func (p *Position) MobilityAttacksOf(c Color, cells []int16, att []uint64, each []uint16) (n [7]int, buckets []uint16) {
+	if occ := p.bits(); occ != nil && p.g.switches == nil {
+		return p.mobilityBits(c, cells, att, each, occ)
+	}
 	g := p.g
 	b := p.Board
 	// The first 64 cells (all of them on an 8x8 board) are marked in a
