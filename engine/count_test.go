@@ -11,12 +11,6 @@ import (
 // variant's start and, on standard, from the perft suite's positions,
 // whose castling, en passant, promotion and pins the counter must handle.
 func TestCountLegalMatchesList(t *testing.T) {
-	suite := []string{
-		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-	}
 	games := 20
 	if raceEnabled || testing.Short() {
 		games = 3
@@ -24,31 +18,16 @@ func TestCountLegalMatchesList(t *testing.T) {
 	var buf [256]Move
 	for _, id := range Variants() {
 		v := MustVariant(id)
-		starts := []string{v.Start}
-		if id == "standard" {
-			starts = append(starts, suite...)
-		}
 		rng := rand.New(rand.NewSource(int64(len(id))))
 		checked := 0
-		for _, s := range starts {
-			for g := 0; g < games; g++ {
-				pos, err := v.ParsePosition(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for ply := 0; ply < 120; ply++ {
-					ms := pos.LegalMoves()
-					if got := pos.countLegal(buf[:0]); got != len(ms) {
-						t.Fatalf("%s: %s: counted %d legal moves, listed %d", id, pos.String(), got, len(ms))
-					}
-					checked++
-					if len(ms) == 0 {
-						break
-					}
-					pos.Make(ms[rng.Intn(len(ms))])
-				}
+		randomGames(t, v, games, 120, func(pos *Position) bool {
+			ms := pos.LegalMoves()
+			if got := pos.countLegal(buf[:0]); got != len(ms) {
+				t.Fatalf("%s: %s: counted %d legal moves, listed %d", id, pos.String(), got, len(ms))
 			}
-		}
+			checked++
+			return randomMove(pos, ms, rng)
+		})
 		if checked < 100 {
 			t.Errorf("%s: only %d positions checked", id, checked)
 		}

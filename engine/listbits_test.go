@@ -44,12 +44,6 @@ func listAll(pos *Position) listing {
 // moves are the filtered legal ones (on every board). The search's node counts depend on
 // the order of the moves, not only on the set.
 func TestBitListingMatchesWalk(t *testing.T) {
-	suite := []string{
-		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-	}
 	games := 6
 	if raceEnabled || testing.Short() {
 		games = 2
@@ -57,49 +51,34 @@ func TestBitListingMatchesWalk(t *testing.T) {
 	for _, id := range Variants() {
 		v := MustVariant(id)
 		bitBoard := v.Geo.bitBoard
-		starts := []string{v.Start}
-		if id == "standard" {
-			starts = append(starts, suite...)
-		}
 		rng := rand.New(rand.NewSource(int64(len(id)) * 13))
 		checked, noisy := 0, 0
-		for _, s := range starts {
-			for g := 0; g < games; g++ {
-				pos, err := v.ParsePosition(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				for ply := 0; ply < 120; ply++ {
-					got := listAll(pos)
-					v.Geo.bitBoard = false
-					want := listAll(pos)
-					v.Geo.bitBoard = bitBoard
-					if !slices.Equal(got.legal, want.legal) {
-						t.Fatalf("%s: %s: legal moves from bits\n%v\nfrom the walk\n%v", id, pos.String(), got.legal, want.legal)
-					}
-					if v.Observation {
-						// Observation turns moves into others: AppendNoisy
-						// filters the legal moves there.
-						want.filtered = want.noisy
-					}
-					if !slices.Equal(got.noisy, want.filtered) || !slices.Equal(want.noisy, want.filtered) {
-						t.Fatalf("%s: %s: noisy moves from bits\n%v\nfrom the walk\n%v\nby filtering\n%v", id, pos.String(), got.noisy, want.noisy, want.filtered)
-					}
-					for c := range 2 {
-						if got.mob[c] != want.mob[c] || !slices.Equal(got.each[c], want.each[c]) || !slices.Equal(got.att[c], want.att[c]) {
-							t.Fatalf("%s: %s: mobility of %v from bits %v %v %x, from the walk %v %v %x", id, pos.String(), Color(c),
-								got.mob[c], got.each[c], got.att[c], want.mob[c], want.each[c], want.att[c])
-						}
-					}
-					checked++
-					noisy += len(got.noisy)
-					if len(got.legal) == 0 {
-						break
-					}
-					pos.Make(got.legal[rng.Intn(len(got.legal))])
+		randomGames(t, v, games, 120, func(pos *Position) bool {
+			got := listAll(pos)
+			v.Geo.bitBoard = false
+			want := listAll(pos)
+			v.Geo.bitBoard = bitBoard
+			if !slices.Equal(got.legal, want.legal) {
+				t.Fatalf("%s: %s: legal moves from bits\n%v\nfrom the walk\n%v", id, pos.String(), got.legal, want.legal)
+			}
+			if v.Observation {
+				// Observation turns moves into others: AppendNoisy
+				// filters the legal moves there.
+				want.filtered = want.noisy
+			}
+			if !slices.Equal(got.noisy, want.filtered) || !slices.Equal(want.noisy, want.filtered) {
+				t.Fatalf("%s: %s: noisy moves from bits\n%v\nfrom the walk\n%v\nby filtering\n%v", id, pos.String(), got.noisy, want.noisy, want.filtered)
+			}
+			for c := range 2 {
+				if got.mob[c] != want.mob[c] || !slices.Equal(got.each[c], want.each[c]) || !slices.Equal(got.att[c], want.att[c]) {
+					t.Fatalf("%s: %s: mobility of %v from bits %v %v %x, from the walk %v %v %x", id, pos.String(), Color(c),
+						got.mob[c], got.each[c], got.att[c], want.mob[c], want.each[c], want.att[c])
 				}
 			}
-		}
+			checked++
+			noisy += len(got.noisy)
+			return randomMove(pos, got.legal, rng)
+		})
 		if checked < 100 || noisy == 0 {
 			t.Errorf("%s: only %d positions and %d noisy moves checked", id, checked, noisy)
 		}

@@ -23,12 +23,6 @@ func checkOcc(t *testing.T, pos *Position, what string) {
 // Standard also starts from the perft suite's positions, so castling, en
 // passant and promotions are played; the test checks that they were.
 func TestPositionBitsFollowMoves(t *testing.T) {
-	suite := []string{
-		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-	}
 	games := 6
 	if raceEnabled || testing.Short() {
 		games = 2
@@ -43,54 +37,43 @@ func TestPositionBitsFollowMoves(t *testing.T) {
 		}
 		boards++
 		covered[id] = true
-		starts := []string{v.Start}
-		if id == "standard" {
-			starts = append(starts, suite...)
-		}
 		rng := rand.New(rand.NewSource(int64(len(id)) * 11))
-		for _, s := range starts {
-			for g := 0; g < games; g++ {
-				pos, err := v.ParsePosition(s)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkOcc(t, pos, "parsed "+s)
-				for ply := 0; ply < 100; ply++ {
-					ms := pos.LegalMoves()
-					if len(ms) == 0 {
-						break
-					}
-					for _, m := range ms {
-						before, name := pos.String(), pos.Canonical(m)
-						u := pos.Make(m)
-						checkOcc(t, pos, "after "+name+" in "+before)
-						if rng.Intn(4) == 0 {
-							nu := pos.MakeNull()
-							checkOcc(t, pos, "null move after "+name+" in "+before)
-							pos.UnmakeNull(nu)
-							checkOcc(t, pos, "null move taken back after "+name+" in "+before)
-						}
-						pos.Unmake(m, u)
-						checkOcc(t, pos, name+" taken back in "+before)
-						switch {
-						case m.Flags&FlagCastle != 0:
-							castles++
-						case m.Flags&FlagEnPassant != 0:
-							eps++
-						case m.Promo != NoKind:
-							promos++
-						}
-					}
-					if rng.Intn(8) == 0 {
-						pos.MakeNull()
-						checkOcc(t, pos, "null move in "+pos.String())
-						continue
-					}
-					pos.Make(ms[rng.Intn(len(ms))])
-				}
-				checkOcc(t, pos, "the end of a game")
+		randomGames(t, v, games, 100, func(pos *Position) bool {
+			checkOcc(t, pos, "before a move")
+			ms := pos.LegalMoves()
+			if len(ms) == 0 {
+				return false
 			}
-		}
+			for _, m := range ms {
+				before, name := pos.String(), pos.Canonical(m)
+				u := pos.Make(m)
+				checkOcc(t, pos, "after "+name+" in "+before)
+				if rng.Intn(4) == 0 {
+					nu := pos.MakeNull()
+					checkOcc(t, pos, "null move after "+name+" in "+before)
+					pos.UnmakeNull(nu)
+					checkOcc(t, pos, "null move taken back after "+name+" in "+before)
+				}
+				pos.Unmake(m, u)
+				checkOcc(t, pos, name+" taken back in "+before)
+				switch {
+				case m.Flags&FlagCastle != 0:
+					castles++
+				case m.Flags&FlagEnPassant != 0:
+					eps++
+				case m.Promo != NoKind:
+					promos++
+				}
+			}
+			if rng.Intn(8) == 0 {
+				pos.MakeNull()
+				checkOcc(t, pos, "null move in "+pos.String())
+				return true
+			}
+			randomMove(pos, ms, rng)
+			checkOcc(t, pos, "the move played")
+			return true
+		})
 	}
 	if !covered["chess66"] || !covered["heisenberg"] {
 		t.Fatalf("Chess 66 or Heisenberg chess keeps no bits: %v", covered)
