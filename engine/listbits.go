@@ -214,7 +214,8 @@ func (p *Position) genNoisyPiece(ms []Move, o int16) []Move {
 // targets, or a rider's cells up to the first piece on each path, as a
 // set, where its table or tree holds no cell twice (then the set counts
 // what the walk counts); the walk for the rest.
-func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uint16, occ *occupancy) (n [7]int, out []uint16) {
+// With kinds, the cells each kind attacks also go to kinds[kind].
+func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uint16, occ *occupancy, kinds *[7][8]uint64) (n [7]int, out []uint16) {
 	g := p.g
 	b := p.Board
 	words := g.bitWords
@@ -234,6 +235,9 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 			if g.Twin != nil {
 				t := g.Twin[o]
 				marks[t>>6&7] |= 1 << uint(t&63)
+			}
+			if kinds != nil {
+				flushMarks(&marks, &kinds[Pawn], att, words)
 			}
 			continue
 		}
@@ -268,11 +272,23 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 		}
 		n[k] += moves
 		each = append(each, uint16(int(k)*MobilityBuckets+min(moves, MobilityBuckets-1)))
+		if kinds != nil {
+			flushMarks(&marks, &kinds[k], att, words)
+		}
 	}
 	for w := 0; w < words; w++ {
 		att[w] |= marks[w&7]
 	}
 	return n, each
+}
+
+// flushMarks moves one piece's marks to its kind's set and to att.
+func flushMarks(marks, kind *[8]uint64, att []uint64, words int) {
+	for w := 0; w < words; w++ {
+		kind[w&7] |= marks[w&7]
+		att[w] |= marks[w&7]
+		marks[w&7] = 0
+	}
 }
 
 // mobilityWalk is MobilityAttacksOf's walk for one knight, king or rider

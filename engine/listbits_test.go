@@ -84,3 +84,49 @@ func TestBitListingMatchesWalk(t *testing.T) {
 		}
 	}
 }
+
+// TestMobilityAttacksByKind checks on random games of every board that
+// MobilityAttacksByKind counts and marks what MobilityAttacks does, and
+// that the cells it gives each kind are the union of what that kind's
+// pieces attack one by one.
+func TestMobilityAttacksByKind(t *testing.T) {
+	games := 4
+	if raceEnabled || testing.Short() {
+		games = 1
+	}
+	for _, id := range Variants() {
+		v := MustVariant(id)
+		words := (v.Geo.N + 63) / 64
+		rng := rand.New(rand.NewSource(int64(len(id)) * 17))
+		checked := 0
+		randomGames(t, v, games, 100, func(pos *Position) bool {
+			for c := White; c <= Black; c++ {
+				var cells []int16
+				var want [7][8]uint64
+				for o, pc := range pos.Board {
+					if pc == 0 || pc.Color() != c {
+						continue
+					}
+					cells = append(cells, int16(o))
+					one := make([]uint64, words)
+					pos.MobilityAttacksOf(c, []int16{int16(o)}, one, nil)
+					for w := range one {
+						want[pc.Kind()][w] |= one[w]
+					}
+				}
+				att, wantAtt := make([]uint64, words), make([]uint64, words)
+				var kinds [7][8]uint64
+				n, each := pos.MobilityAttacksByKind(c, cells, att, &kinds, nil)
+				wantN, wantEach := pos.MobilityAttacksOf(c, cells, wantAtt, nil)
+				if n != wantN || !slices.Equal(each, wantEach) || !slices.Equal(att, wantAtt) || kinds != want {
+					t.Fatalf("%s: %s: %v by kind: %v %v %x %x, want %v %v %x %x", id, pos.String(), c, n, each, att, kinds, wantN, wantEach, wantAtt, want)
+				}
+			}
+			checked++
+			return randomMove(pos, pos.LegalMoves(), rng)
+		})
+		if checked < 50 {
+			t.Errorf("%s: only %d positions checked", id, checked)
+		}
+	}
+}

@@ -96,12 +96,40 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each []uint16) (n [7]i
 	return p.MobilityAttacksOf(c, cells, att, each)
 }
 
+// MobilityAttacksByKind is MobilityAttacksOf that also marks in kinds[k]
+// (not cleared here) the cells c's pieces of kind k attack. Boards have at
+// most 512 cells here.
+func (p *Position) MobilityAttacksByKind(c Color, cells []int16, att []uint64, kinds *[7][8]uint64, each []uint16) (n [7]int, buckets []uint16) {
+	if occ := p.bits(); occ != nil && p.g.switches == nil {
+		return p.mobilityBits(c, cells, att, each, occ, kinds)
+	}
+	// The other boards, piece by piece.
+	words := (p.g.N + 63) / 64
+	for i, o := range cells {
+		pc := p.Board[o]
+		if pc == 0 || pc.Color() != c {
+			continue
+		}
+		var one [8]uint64
+		m, more := p.MobilityAttacksOf(c, cells[i:i+1], one[:words], each)
+		each = more
+		for k, x := range m {
+			n[k] += x
+		}
+		for w := 0; w < words; w++ {
+			kinds[pc.Kind()][w] |= one[w]
+			att[w] |= one[w]
+		}
+	}
+	return n, each
+}
+
 // MobilityAttacksOf is MobilityAttacks for the pieces of colour c on the
 // given cells (all of c's pieces, for the same answer): a caller that has
 // already walked the board spares the walk.
 func (p *Position) MobilityAttacksOf(c Color, cells []int16, att []uint64, each []uint16) (n [7]int, buckets []uint16) {
 	if occ := p.bits(); occ != nil && p.g.switches == nil {
-		return p.mobilityBits(c, cells, att, each, occ)
+		return p.mobilityBits(c, cells, att, each, occ, nil)
 	}
 	g := p.g
 	b := p.Board

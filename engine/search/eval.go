@@ -53,6 +53,9 @@ type boardInfo struct {
 	// pawnStructure: some pawn-structure weight is not zero (else its
 	// terms are not computed); so for mobTable and hanging.
 	pawnStructure, mobTable, hanging bool
+	// threats: some threat or king-zone-by-group weight is not zero
+	// (then the attacks are collected by attacker group).
+	threats bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -135,6 +138,9 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	}
 	for _, x := range bi.w[wHanging:wKingTable] {
 		bi.hanging = bi.hanging || x != 0
+	}
+	for _, x := range bi.w[wThreat:wPST] {
+		bi.threats = bi.threats || x != 0
 	}
 	words := (n + 63) / 64
 	bi.zone = make([]uint64, n*words)
@@ -268,10 +274,17 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 
 	// Mobility and the cells each side attacks, in one walk per side.
 	var att [2][8]uint64
+	var katt [2][7][8]uint64 // by attacking kind, with bi.threats
 	words := bi.words
 	for c := 0; c < 2; c++ {
 		var bucketBuf [64]uint16
-		mob, buckets := p.MobilityAttacksOf(engine.Color(c), own[c], att[c][:words], bucketBuf[:0])
+		var mob [7]int
+		var buckets []uint16
+		if bi.threats {
+			mob, buckets = p.MobilityAttacksByKind(engine.Color(c), own[c], att[c][:words], &katt[c], bucketBuf[:0])
+		} else {
+			mob, buckets = p.MobilityAttacksOf(engine.Color(c), own[c], att[c][:words], bucketBuf[:0])
+		}
 		for k, cnt := range mob {
 			mg[c] += w[wMobility+2*k] * int32(cnt)
 			eg[c] += w[wMobility+2*k+1] * int32(cnt)
@@ -294,6 +307,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			eg[col] += w[wHanging+2*int(pc.Kind())+1]
 		}
 	}
+	if bi.threats {
+		threatTerms(p, bi, own, &att, &katt, &mg, &eg)
+	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
 		if bishops[c] >= 2 {
@@ -314,8 +330,19 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			}
 			scale := min(force[them], bi.startForce)
 			kt := wKingTable + 2*int(min(hits, kingTableSize-1))
-			mg[c] += (hits*w[wKingZone] + w[kt]) * scale / bi.startForce
-			eg[c] += (hits*w[wKingZone+1] + w[kt+1]) * scale / bi.startForce
+			zmg, zeg := hits*w[wKingZone]+w[kt], hits*w[wKingZone+1]+w[kt+1]
+			if bi.threats {
+				for g, ks := range groupKinds {
+					n := int32(0)
+					for i, z := range zone {
+						n += int32(bits.OnesCount64(z & (katt[them][ks[0]][i] | katt[them][ks[1]][i])))
+					}
+					zmg += n * w[wKingGroup+2*g]
+					zeg += n * w[wKingGroup+2*g+1]
+				}
+			}
+			mg[c] += zmg * scale / bi.startForce
+			eg[c] += zeg * scale / bi.startForce
 			mg[c] += shield * w[wShield]
 			eg[c] += shield * w[wShield+1]
 		}
@@ -328,6 +355,43 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()]
+}
+
+// threatTerms adds the threats: each enemy pawn, knight, bishop, rook and
+// queen that a group of a side's pieces attacks, by group, kind and
+// whether an enemy piece defends it (katt are the cells each side attacks
+// by attacking kind, att their union).
+func threatTerms(p *engine.Position, bi *boardInfo, own [2][]int16, att *[2][8]uint64, katt *[2][7][8]uint64, mg, eg *[2]int32) {
+	w := bi.w
+	words := bi.words
+	var kinds [2][victimKinds + 1][8]uint64
+	for c := range own {
+		for _, o := range own[c] {
+			if k := p.Board[o].Kind(); k != engine.King {
+				kinds[c][k][o>>6] |= 1 << (uint(o) & 63)
+			}
+		}
+	}
+	for c := 0; c < 2; c++ {
+		them := 1 - c
+		for g, ks := range groupKinds {
+			a, b := &katt[c][ks[0]], &katt[c][ks[1]]
+			for k := 1; k <= victimKinds; k++ {
+				var def, open int32
+				for i := 0; i < words; i++ {
+					if x := (a[i] | b[i]) & kinds[them][k][i]; x != 0 {
+						def += int32(bits.OnesCount64(x & att[them][i]))
+						open += int32(bits.OnesCount64(x &^ att[them][i]))
+					}
+				}
+				if def|open != 0 {
+					j := threatIndex(g, engine.Kind(k), false)
+					mg[c] += open*w[j] + def*w[j+2]
+					eg[c] += open*w[j+1] + def*w[j+3]
+				}
+			}
+		}
+	}
 }
 
 // pawnSets are the cells of the pawns on the board, by colour and

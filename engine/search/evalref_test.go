@@ -80,6 +80,22 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			add(col, wHanging+2*int(k), 1)
 		}
 	}
+	if bi.threats {
+		// Each enemy piece each group attacks, attacks gathered piece by
+		// piece, defence by Attacked.
+		for c, pc := range b {
+			if pc == 0 || pc.Kind() == engine.King {
+				continue
+			}
+			col := pc.Color()
+			them := col.Other()
+			for g, set := range plainGroupSets(p, them, bi.words) {
+				if set[c/64]>>(c%64)&1 != 0 {
+					add(them, threatIndex(g, pc.Kind(), p.Attacked(c, col)), 1)
+				}
+			}
+		}
+	}
 	for c := engine.White; c <= engine.Black; c++ {
 		mob, list := p.MobilityAttacks(c, make([]uint64, bi.words), nil)
 		for k, n := range mob {
@@ -108,8 +124,21 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			}
 			scale := min(force[them], bi.startForce)
 			kt := wKingTable + 2*int(min(hits, kingTableSize-1))
-			mg[c] += (hits*w[wKingZone] + w[kt]) * scale / bi.startForce
-			eg[c] += (hits*w[wKingZone+1] + w[kt+1]) * scale / bi.startForce
+			zmg, zeg := hits*w[wKingZone]+w[kt], hits*w[wKingZone+1]+w[kt+1]
+			if bi.threats {
+				for g, set := range plainGroupSets(p, them, bi.words) {
+					var n int32
+					for i, t := range seen {
+						if !slices.Contains(seen[:i], t) {
+							n += int32(set[t/64] >> (t % 64) & 1)
+						}
+					}
+					zmg += n * w[wKingGroup+2*g]
+					zeg += n * w[wKingGroup+2*g+1]
+				}
+			}
+			mg[c] += zmg * scale / bi.startForce
+			eg[c] += zeg * scale / bi.startForce
 			add(c, wShield, shield)
 		}
 	}
@@ -122,6 +151,27 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()]
+}
+
+// plainGroupSets are the cells c's pieces attack, by attacker group: each
+// piece's attacks on its own.
+func plainGroupSets(p *engine.Position, c engine.Color, words int) [attackGroups][]uint64 {
+	var sets [attackGroups][]uint64
+	for g := range sets {
+		sets[g] = make([]uint64, words)
+	}
+	for o, pc := range p.Board {
+		if pc == 0 || pc.Color() != c {
+			continue
+		}
+		one := make([]uint64, words)
+		p.MobilityAttacksOf(c, []int16{int16(o)}, one, nil)
+		g := groupOf[pc.Kind()]
+		for i := range one {
+			sets[g][i] |= one[i]
+		}
+	}
+	return sets
 }
 
 // plainPawn tells of the pawn on cell: whether it is passed (no enemy pawn

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math"
+	"math/bits"
 
 	"topochess/engine"
 )
@@ -92,6 +93,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	sign := [2]float32{1, -1}
 	ps := &pawnSets{}
 	ps.fill(p, bi)
+	groupSets := [2][attackGroups][]uint64{groupAttackSets(p, engine.White, bi.words), groupAttackSets(p, engine.Black, bi.words)}
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -125,6 +127,14 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		}
 		if k != engine.Pawn && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
 			emit(wHanging+2*int(k), sign[col])
+		}
+		if k != engine.King {
+			them := col.Other()
+			for g, set := range groupSets[them] {
+				if set[c>>6]&(1<<(uint(c)&63)) != 0 {
+					emit(threatIndex(g, k, p.Attacked(c, col)), sign[them])
+				}
+			}
 		}
 		emit(wMaterial+2*int(k), sign[col])
 		if k != engine.Pawn {
@@ -160,6 +170,15 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 			if hits > 0 {
 				emit(wKingZone, sign[c]*float32(hits)*scale)
 			}
+			for g, set := range groupSets[them] {
+				n := 0
+				for i, z := range bi.zone[int(k)*bi.words : int(k+1)*bi.words] {
+					n += bits.OnesCount64(z & set[i])
+				}
+				if n > 0 {
+					emit(wKingGroup+2*g, sign[c]*float32(n)*scale)
+				}
+			}
 			emit(wKingTable+2*min(hits, kingTableSize-1), sign[c]*scale)
 			if shield > 0 {
 				emit(wShield, sign[c]*float32(shield))
@@ -172,6 +191,21 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	var score [2]int32
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return phase, float32(score[0] - score[1])
+}
+
+// groupAttackSets are the cells c's pieces attack, by attacker group
+// (groupOf), gathered piece by piece.
+func groupAttackSets(p *engine.Position, c engine.Color, words int) [attackGroups][]uint64 {
+	var sets [attackGroups][]uint64
+	for g := range sets {
+		sets[g] = make([]uint64, words)
+	}
+	for o, pc := range p.Board {
+		if pc != 0 && pc.Color() == c {
+			p.MobilityAttacksOf(c, []int16{int16(o)}, sets[groupOf[pc.Kind()]], nil)
+		}
+	}
+	return sets
 }
 
 // TuneOptions steer Fit.
@@ -295,7 +329,7 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 		inv := 1 / float64(max(cnt, 1))
 		for i := range grad {
 			grad[i] *= inv
-			if i >= wMobTable { // the tables: mobility, hanging, king zone, cells
+			if i >= wMobTable { // the tables: mobility, hanging, king zone, threats, cells
 				grad[i] += 2 * o.CellDecay * w[i]
 			}
 		}

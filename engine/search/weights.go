@@ -31,17 +31,42 @@ const (
 	wMobTable  = wPawnHit + 2                           // piece by kind and its destinations: [k][m] pairs, m < engine.MobilityBuckets
 	wHanging   = wMobTable + 7*engine.MobilityBuckets*2 // piece attacked and not defended, by kind
 	wKingTable = wHanging + 14                          // attacked cells next to the king, by count (capped), scaled by enemy force
-	wPST       = wKingTable + 2*kingTableSize           // by kind and cell class: [k][class] pairs
+	wThreat    = wKingTable + 2*kingTableSize           // enemy piece attacked, by attacker group, victim kind and whether it is defended: [g][k][d] pairs
+	wKingGroup = wThreat + 2*attackGroups*victimKinds*2 // attacked cells next to the king, by attacker group, scaled by enemy force
+	wPST       = wKingGroup + 2*attackGroups            // by kind and cell class: [k][class] pairs
 )
+
+// The attackers are told apart by group (groupOf): pawns, knights and
+// bishops, rooks, queens, the king. The victims of a threat are pawns,
+// knights, bishops, rooks and queens (kinds 1 to victimKinds).
+const (
+	attackGroups = 5
+	victimKinds  = 5
+)
+
+var groupOf = [7]uint8{engine.Pawn: 0, engine.Knight: 1, engine.Bishop: 1, engine.Rook: 2, engine.Queen: 3, engine.King: 4}
+
+// groupKinds are the kinds of each attacker group (a kind twice when alone).
+var groupKinds = [attackGroups][2]engine.Kind{{engine.Pawn, engine.Pawn}, {engine.Knight, engine.Bishop}, {engine.Rook, engine.Rook}, {engine.Queen, engine.Queen}, {engine.King, engine.King}}
+
+// threatIndex is the index of the middlegame weight of a piece of kind
+// victim attacked by attacker group g, defended or not.
+func threatIndex(g int, victim engine.Kind, defended bool) int {
+	i := wThreat + ((g*victimKinds+int(victim)-1)*2)*2
+	if defended {
+		i += 2
+	}
+	return i
+}
 
 // kingTableSize is the number of entries of the king-zone table; more
 // attacked cells count as the last.
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
