@@ -130,7 +130,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
 	pawnTables(bi, g)
-	for _, x := range bi.w[wPassed:wMobTable] {
+	for _, x := range slices.Concat(bi.w[wPassed:wMobTable], bi.w[wPassKing:wPST]) {
 		bi.pawnStructure = bi.pawnStructure || x != 0
 	}
 	for _, x := range bi.w[wMobTable:wHanging] {
@@ -139,7 +139,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range bi.w[wHanging:wKingTable] {
 		bi.hanging = bi.hanging || x != 0
 	}
-	for _, x := range bi.w[wThreat:wPST] {
+	for _, x := range bi.w[wThreat:wPassKing] {
 		bi.threats = bi.threats || x != 0
 	}
 	words := (n + 63) / 64
@@ -207,43 +207,52 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	var ps pawnSets
 	var prey [2][8]uint64 // the knights, bishops, rooks and queens, by colour
 	structure := bi.pawnStructure
-	for c, pc := range b {
-		if pc == 0 {
-			continue
-		}
-		col := pc.Color()
-		k := pc.Kind()
-		own[col] = append(own[col], int16(c))
-		mat[col] += value[k]
-		i := bi.pstIndex(col, k, c)
-		mg[col] += w[i]
-		eg[col] += w[i+1]
-		switch k {
-		case engine.Pawn:
-			pawns[col]++
-			if structure {
-				ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
-				pawnCells = append(pawnCells, int16(c))
+	occ, ok := p.Occupied()
+	if !ok {
+		for c, pc := range b {
+			if pc != 0 {
+				occ[c>>6] |= 1 << (uint(c) & 63)
 			}
-			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
-				mg[col] += w[wProgress+2*int(d)]
-				eg[col] += w[wProgress+2*int(d)+1]
+		}
+	}
+	for wi, word := range occ[:bi.words] {
+		for ; word != 0; word &= word - 1 {
+			c := wi<<6 | bits.TrailingZeros64(word)
+			pc := b[c]
+			col := pc.Color()
+			k := pc.Kind()
+			own[col] = append(own[col], int16(c))
+			mat[col] += value[k]
+			i := bi.pstIndex(col, k, c)
+			mg[col] += w[i]
+			eg[col] += w[i+1]
+			switch k {
+			case engine.Pawn:
+				pawns[col]++
+				if structure {
+					ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+					pawnCells = append(pawnCells, int16(c))
+				}
+				if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
+					mg[col] += w[wProgress+2*int(d)]
+					eg[col] += w[wProgress+2*int(d)+1]
+				}
+			case engine.King:
+				continue
+			case engine.Bishop:
+				bishops[col]++
 			}
-		case engine.King:
-			continue
-		case engine.Bishop:
-			bishops[col]++
-		}
-		if k != engine.Pawn {
-			prey[col][c>>6] |= 1 << (uint(c) & 63)
-		}
-		if k != engine.Pawn && bi.hanging {
-			pieces = append(pieces, int16(c))
-		}
-		mg[col] += w[wMaterial+2*int(k)]
-		eg[col] += w[wMaterial+2*int(k)+1]
-		if k != engine.Pawn {
-			force[col] += value[k]
+			if k != engine.Pawn {
+				prey[col][c>>6] |= 1 << (uint(c) & 63)
+			}
+			if k != engine.Pawn && bi.hanging {
+				pieces = append(pieces, int16(c))
+			}
+			mg[col] += w[wMaterial+2*int(k)]
+			eg[col] += w[wMaterial+2*int(k)+1]
+			if k != engine.Pawn {
+				force[col] += value[k]
+			}
 		}
 	}
 	if structure {
@@ -263,6 +272,13 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			if d := bi.promoDist[col][dir][c]; d > 0 && int(d) < len(pawnBonus) && bi.passed(&ps, col, dir, int(c)) {
 				mg[col] += w[wPassed+2*int(d)]
 				eg[col] += w[wPassed+2*int(d)+1]
+				for i, k := range [2]int16{p.King[col], p.King[col.Other()]} {
+					if k >= 0 {
+						j := passKingIndex(i == 1, bi.kingDist[int(k)*bi.n+int(c)])
+						mg[col] += w[j]
+						eg[col] += w[j+1]
+					}
+				}
 			}
 			guarded, stacked := bi.pawnShape(&ps, col, dir, int(c))
 			mg[col] += guarded*w[wGuarded] + stacked*w[wStacked]
@@ -374,9 +390,20 @@ func threatTerms(p *engine.Position, bi *boardInfo, own [2][]int16, att *[2][8]u
 	}
 	for c := 0; c < 2; c++ {
 		them := 1 - c
-		for g, ks := range groupKinds {
-			a, b := &katt[c][ks[0]], &katt[c][ks[1]]
-			for k := 1; k <= victimKinds; k++ {
+		for k := 1; k <= victimKinds; k++ {
+			// Most kinds have no piece attacked at all.
+			hit := false
+			for i := 0; i < words; i++ {
+				if kinds[them][k][i]&att[c][i] != 0 {
+					hit = true
+					break
+				}
+			}
+			if !hit {
+				continue
+			}
+			for g, ks := range groupKinds {
+				a, b := &katt[c][ks[0]], &katt[c][ks[1]]
 				var def, open int32
 				for i := 0; i < words; i++ {
 					if x := (a[i] | b[i]) & kinds[them][k][i]; x != 0 {

@@ -68,6 +68,13 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 				passed, guarded, stacked, hits := plainPawn(p, c)
 				if progress && passed {
 					add(col, wPassed+2*int(d), 1)
+					// The kings' distances to the passed pawn, by a
+					// breadth-first search of king steps.
+					for _, side := range []engine.Color{col, col.Other()} {
+						if k := p.King[side]; k >= 0 {
+							add(col, passKingIndex(side != col, plainKingDistance(g, int(k), c)), 1)
+						}
+					}
 				}
 				add(col, wGuarded, guarded)
 				add(col, wStacked, stacked)
@@ -172,6 +179,26 @@ func plainGroupSets(p *engine.Position, c engine.Color, words int) [attackGroups
 		}
 	}
 	return sets
+}
+
+// plainKingDistance is the number of king steps from one cell to another.
+func plainKingDistance(g *engine.Geometry, from, to int) uint8 {
+	dist := map[int]uint8{from: 0}
+	queue := []int{from}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if x == to {
+			return dist[x]
+		}
+		for _, t := range g.KingSteps[x] {
+			if _, ok := dist[int(t)]; !ok {
+				dist[int(t)] = dist[x] + 1
+				queue = append(queue, int(t))
+			}
+		}
+	}
+	return noDistance
 }
 
 // plainPawn tells of the pawn on cell: whether it is passed (no enemy pawn

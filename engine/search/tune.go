@@ -109,6 +109,11 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 				emit(wProgress+2*int(d), sign[col])
 				if bi.passed(ps, col, pc.Dir(), c) {
 					emit(wPassed+2*int(d), sign[col])
+					for i, k := range [2]int16{p.King[col], p.King[col.Other()]} {
+						if k >= 0 {
+							emit(passKingIndex(i == 1, bi.kingDist[int(k)*bi.n+c]), sign[col])
+						}
+					}
 				}
 			}
 			guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)

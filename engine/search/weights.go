@@ -33,8 +33,23 @@ const (
 	wKingTable = wHanging + 14                          // attacked cells next to the king, by count (capped), scaled by enemy force
 	wThreat    = wKingTable + 2*kingTableSize           // enemy piece attacked, by attacker group, victim kind and whether it is defended: [g][k][d] pairs
 	wKingGroup = wThreat + 2*attackGroups*victimKinds*2 // attacked cells next to the king, by attacker group, scaled by enemy force
-	wPST       = wKingGroup + 2*attackGroups            // by kind and cell class: [k][class] pairs
+	wPassKing  = wKingGroup + 2*attackGroups            // passed pawn by the own king's, then the enemy king's, distance to it (capped): [2][passKingDist] pairs
+	wPST       = wPassKing + 2*2*passKingDist           // by kind and cell class: [k][class] pairs
 )
+
+// passKingDist is the number of king distances to a passed pawn the
+// weights tell apart; farther counts as the last.
+const passKingDist = 8
+
+// passKingIndex is the index of the middlegame weight of a passed pawn
+// whose own king is own and the enemy king enemy king steps away.
+func passKingIndex(enemy bool, dist uint8) int {
+	i := wPassKing + 2*int(min(dist, passKingDist-1))
+	if enemy {
+		i += 2 * passKingDist
+	}
+	return i
+}
 
 // The attackers are told apart by group (groupOf): pawns, knights and
 // bishops, rooks, queens, the king. The victims of a threat are pawns,
@@ -64,9 +79,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
