@@ -125,13 +125,6 @@ func (p *Position) loadOcc() {
 	}
 }
 
-// Occupied is the set of occupied cells, 64 a word (the first
-// (N+63)/64 words count), on boards whose positions keep it; ok is false
-// on the others.
-func (p *Position) Occupied() (occ [8]uint64, ok bool) {
-	return p.occAll, p.g.bitBoard
-}
-
 // bits is the occupancy of the side to move where the board has the bit
 // path, else nil; on a board with switches the empty half of a taken
 // switch counts as taken (closeSwitches), as the readers of an occupancy

@@ -207,52 +207,43 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	var ps pawnSets
 	var prey [2][8]uint64 // the knights, bishops, rooks and queens, by colour
 	structure := bi.pawnStructure
-	occ, ok := p.Occupied()
-	if !ok {
-		for c, pc := range b {
-			if pc != 0 {
-				occ[c>>6] |= 1 << (uint(c) & 63)
-			}
+	for c, pc := range b {
+		if pc == 0 {
+			continue
 		}
-	}
-	for wi, word := range occ[:bi.words] {
-		for ; word != 0; word &= word - 1 {
-			c := wi<<6 | bits.TrailingZeros64(word)
-			pc := b[c]
-			col := pc.Color()
-			k := pc.Kind()
-			own[col] = append(own[col], int16(c))
-			mat[col] += value[k]
-			i := bi.pstIndex(col, k, c)
-			mg[col] += w[i]
-			eg[col] += w[i+1]
-			switch k {
-			case engine.Pawn:
-				pawns[col]++
-				if structure {
-					ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
-					pawnCells = append(pawnCells, int16(c))
-				}
-				if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
-					mg[col] += w[wProgress+2*int(d)]
-					eg[col] += w[wProgress+2*int(d)+1]
-				}
-			case engine.King:
-				continue
-			case engine.Bishop:
-				bishops[col]++
+		col := pc.Color()
+		k := pc.Kind()
+		own[col] = append(own[col], int16(c))
+		mat[col] += value[k]
+		i := bi.pstIndex(col, k, c)
+		mg[col] += w[i]
+		eg[col] += w[i+1]
+		switch k {
+		case engine.Pawn:
+			pawns[col]++
+			if structure {
+				ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+				pawnCells = append(pawnCells, int16(c))
 			}
-			if k != engine.Pawn {
-				prey[col][c>>6] |= 1 << (uint(c) & 63)
+			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
+				mg[col] += w[wProgress+2*int(d)]
+				eg[col] += w[wProgress+2*int(d)+1]
 			}
-			if k != engine.Pawn && bi.hanging {
-				pieces = append(pieces, int16(c))
-			}
-			mg[col] += w[wMaterial+2*int(k)]
-			eg[col] += w[wMaterial+2*int(k)+1]
-			if k != engine.Pawn {
-				force[col] += value[k]
-			}
+		case engine.King:
+			continue
+		case engine.Bishop:
+			bishops[col]++
+		}
+		if k != engine.Pawn {
+			prey[col][c>>6] |= 1 << (uint(c) & 63)
+		}
+		if k != engine.Pawn && bi.hanging {
+			pieces = append(pieces, int16(c))
+		}
+		mg[col] += w[wMaterial+2*int(k)]
+		eg[col] += w[wMaterial+2*int(k)+1]
+		if k != engine.Pawn {
+			force[col] += value[k]
 		}
 	}
 	if structure {
@@ -290,7 +281,10 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 
 	// Mobility and the cells each side attacks, in one walk per side.
 	var att [2][8]uint64
-	var katt [2][7][8]uint64 // by attacking kind, with bi.threats
+	var katt *[2][7][8]uint64 // by attacking kind, with bi.threats
+	if bi.threats {
+		katt = new([2][7][8]uint64)
+	}
 	words := bi.words
 	for c := 0; c < 2; c++ {
 		var bucketBuf [64]uint16
@@ -324,7 +318,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		}
 	}
 	if bi.threats {
-		threatTerms(p, bi, own, &att, &katt, &mg, &eg)
+		threatTerms(p, bi, own, &att, katt, &mg, &eg)
 	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
