@@ -130,3 +130,54 @@ func TestMobilityAttacksByKind(t *testing.T) {
 		}
 	}
 }
+
+// TestAttacksAs checks the cells AttacksAs gives on the standard start
+// position (the pieces of the first row standing as they do) and that it
+// leaves every position of random games on every board as it was.
+func TestAttacksAs(t *testing.T) {
+	v := MustVariant("standard")
+	pos := v.StartPosition()
+	e1 := v.Geo.Cell("e1")
+	cells := func(names ...string) []uint64 {
+		set := make([]uint64, 1)
+		for _, n := range names {
+			c := v.Geo.Cell(n)
+			set[c>>6] |= 1 << (uint(c) & 63)
+		}
+		return set
+	}
+	for _, tc := range []struct {
+		k    Kind
+		want []uint64
+	}{
+		{Knight, cells("c2", "d3", "f3", "g2")},
+		{Bishop, cells("d2", "f2")},
+		{Rook, cells("d1", "f1", "e2")},
+		{Queen, cells("d1", "f1", "e2", "d2", "f2")},
+	} {
+		got := make([]uint64, 1)
+		pos.AttacksAs(e1, tc.k, got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%v from e1: %x, want %x", tc.k, got, tc.want)
+		}
+	}
+	for _, id := range Variants() {
+		v := MustVariant(id)
+		rng := rand.New(rand.NewSource(int64(len(id)) * 19))
+		randomGames(t, v, 2, 60, func(pos *Position) bool {
+			before, hash := pos.String(), pos.Hash
+			for c := 0; c < pos.g.N; c++ {
+				if pos.Board[c] != 0 {
+					for k := Knight; k <= Queen; k++ {
+						pos.AttacksAs(c, k, make([]uint64, (pos.g.N+63)/64))
+					}
+				}
+			}
+			if pos.String() != before || pos.Hash != hash {
+				t.Fatalf("%s: AttacksAs changed %s into %s", id, before, pos.String())
+			}
+			checkOcc(t, pos, "after AttacksAs")
+			return randomMove(pos, pos.LegalMoves(), rng)
+		})
+	}
+}

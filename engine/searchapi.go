@@ -96,6 +96,22 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each []uint16) (n [7]i
 	return p.MobilityAttacksOf(c, cells, att, each)
 }
 
+// AttacksAs marks in att (not cleared) the cells a knight, bishop, rook or
+// queen (k) would attack from cell, where a piece stands, as the board
+// stands: the cells from which such a piece would attack the one on cell,
+// where moves are symmetric. The piece on cell is counted as a k of its
+// own colour for the reckoning, then restored.
+func (p *Position) AttacksAs(cell int, k Kind, att []uint64) {
+	pc := p.Board[cell]
+	if pc == 0 || k < Knight || k > Queen {
+		return
+	}
+	p.Board[cell] = pc&^7 | Piece(k)
+	one := [1]int16{int16(cell)}
+	p.MobilityAttacksOf(pc.Color(), one[:], att, nil)
+	p.Board[cell] = pc
+}
+
 // MobilityAttacksByKind is MobilityAttacksOf that also marks in kinds[k]
 // (not cleared here) the cells c's pieces of kind k attack. Boards have at
 // most 512 cells here.

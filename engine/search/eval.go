@@ -53,8 +53,8 @@ type boardInfo struct {
 	// pawnStructure: some pawn-structure weight is not zero (else its
 	// terms are not computed); so for mobTable and hanging.
 	pawnStructure, mobTable, hanging bool
-	// threats: some threat or king-zone-by-group weight is not zero
-	// (then the attacks are collected by attacker group).
+	// threats: some threat, king-zone-by-group or check weight is not
+	// zero (then the attacks are collected by attacking kind).
 	threats bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
@@ -139,7 +139,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range bi.w[wHanging:wKingTable] {
 		bi.hanging = bi.hanging || x != 0
 	}
-	for _, x := range bi.w[wThreat:wPassKing] {
+	for _, x := range slices.Concat(bi.w[wThreat:wPassKing], bi.w[wCheck:wPST]) {
 		bi.threats = bi.threats || x != 0
 	}
 	words := (n + 63) / 64
@@ -350,6 +350,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 					zmg += n * w[wKingGroup+2*g]
 					zeg += n * w[wKingGroup+2*g+1]
 				}
+				cmg, ceg := checkTerms(p, bi, int(k), own[them], &att[c], &katt[them])
+				zmg += cmg
+				zeg += ceg
 			}
 			mg[c] += zmg * scale / bi.startForce
 			eg[c] += zeg * scale / bi.startForce
@@ -413,6 +416,41 @@ func threatTerms(p *engine.Position, bi *boardInfo, own [2][]int16, att *[2][8]u
 			}
 		}
 	}
+}
+
+// checkTerms weighs the cells from which an enemy knight, bishop, rook or
+// queen could check the king on cell: each that such a piece of the enemy
+// (on the cells of theirs) reaches and does not stand on, by kind and by
+// whether the king's side defends it (its attacks ours). A queen checks
+// from the bishop's and the rook's cells.
+func checkTerms(p *engine.Position, bi *boardInfo, cell int, theirs []int16, ours *[8]uint64, katt *[7][8]uint64) (mg, eg int32) {
+	words := bi.words
+	var occ [8]uint64
+	for _, o := range theirs {
+		occ[o>>6] |= 1 << (uint(o) & 63)
+	}
+	var reach [engine.Queen + 1][8]uint64
+	p.AttacksAs(cell, engine.Knight, reach[engine.Knight][:words])
+	p.AttacksAs(cell, engine.Bishop, reach[engine.Bishop][:words])
+	p.AttacksAs(cell, engine.Rook, reach[engine.Rook][:words])
+	w := bi.w
+	for k := engine.Knight; k <= engine.Queen; k++ {
+		var safe, def int32
+		for i := 0; i < words; i++ {
+			r := reach[k][i]
+			if k == engine.Queen {
+				r = reach[engine.Bishop][i] | reach[engine.Rook][i]
+			}
+			if x := r & katt[k][i] &^ occ[i]; x != 0 {
+				def += int32(bits.OnesCount64(x & ours[i]))
+				safe += int32(bits.OnesCount64(x &^ ours[i]))
+			}
+		}
+		j := checkIndex(k, false)
+		mg += safe*w[j] + def*w[j+2]
+		eg += safe*w[j+1] + def*w[j+3]
+	}
+	return mg, eg
 }
 
 // pawnSets are the cells of the pawns on the board, by colour and

@@ -143,6 +143,19 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 					zmg += n * w[wKingGroup+2*g]
 					zeg += n * w[wKingGroup+2*g+1]
 				}
+				// Checks: cell by cell, the enemy's attacks piece by piece.
+				kinds := plainKindSets(p, them, bi.words)
+				for kind := engine.Knight; kind <= engine.Queen; kind++ {
+					reach := checkReach(p, int(k), kind, bi.words)
+					for t := 0; t < g.N; t++ {
+						if !setHas(reach, t) || !setHas(kinds[kind], t) || (b[t] != 0 && b[t].Color() == them) {
+							continue
+						}
+						j := checkIndex(kind, p.Attacked(t, c))
+						zmg += w[j]
+						zeg += w[j+1]
+					}
+				}
 			}
 			mg[c] += zmg * scale / bi.startForce
 			eg[c] += zeg * scale / bi.startForce
@@ -160,12 +173,12 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	return score[p.Side] - score[p.Side.Other()]
 }
 
-// plainGroupSets are the cells c's pieces attack, by attacker group: each
+// plainKindSets are the cells c's pieces attack, by attacking kind: each
 // piece's attacks on its own.
-func plainGroupSets(p *engine.Position, c engine.Color, words int) [attackGroups][]uint64 {
-	var sets [attackGroups][]uint64
-	for g := range sets {
-		sets[g] = make([]uint64, words)
+func plainKindSets(p *engine.Position, c engine.Color, words int) [7][]uint64 {
+	var sets [7][]uint64
+	for k := range sets {
+		sets[k] = make([]uint64, words)
 	}
 	for o, pc := range p.Board {
 		if pc == 0 || pc.Color() != c {
@@ -173,9 +186,21 @@ func plainGroupSets(p *engine.Position, c engine.Color, words int) [attackGroups
 		}
 		one := make([]uint64, words)
 		p.MobilityAttacksOf(c, []int16{int16(o)}, one, nil)
-		g := groupOf[pc.Kind()]
 		for i := range one {
-			sets[g][i] |= one[i]
+			sets[pc.Kind()][i] |= one[i]
+		}
+	}
+	return sets
+}
+
+// plainGroupSets are the cells c's pieces attack, by attacker group.
+func plainGroupSets(p *engine.Position, c engine.Color, words int) [attackGroups][]uint64 {
+	kinds := plainKindSets(p, c, words)
+	var sets [attackGroups][]uint64
+	for g, ks := range groupKinds {
+		sets[g] = make([]uint64, words)
+		for i := range sets[g] {
+			sets[g][i] = kinds[ks[0]][i] | kinds[ks[1]][i]
 		}
 	}
 	return sets

@@ -93,7 +93,16 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	sign := [2]float32{1, -1}
 	ps := &pawnSets{}
 	ps.fill(p, bi)
-	groupSets := [2][attackGroups][]uint64{groupAttackSets(p, engine.White, bi.words), groupAttackSets(p, engine.Black, bi.words)}
+	kindSets := [2][7][]uint64{kindAttackSets(p, engine.White, bi.words), kindAttackSets(p, engine.Black, bi.words)}
+	var groupSets [2][attackGroups][]uint64
+	for c := range groupSets {
+		for g, ks := range groupKinds {
+			groupSets[c][g] = make([]uint64, bi.words)
+			for i := range groupSets[c][g] {
+				groupSets[c][g][i] = kindSets[c][ks[0]][i] | kindSets[c][ks[1]][i]
+			}
+		}
+	}
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -185,6 +194,18 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 				}
 			}
 			emit(wKingTable+2*min(hits, kingTableSize-1), sign[c]*scale)
+			for kind := engine.Knight; kind <= engine.Queen; kind++ {
+				reach := checkReach(p, int(k), kind, bi.words)
+				for t := 0; t < g.N; t++ {
+					if !setHas(reach, t) || !setHas(kindSets[them][kind], t) {
+						continue
+					}
+					if x := b[t]; x != 0 && x.Color() == them {
+						continue
+					}
+					emit(checkIndex(kind, p.Attacked(t, col)), sign[c]*scale)
+				}
+			}
 			if shield > 0 {
 				emit(wShield, sign[c]*float32(shield))
 			}
@@ -198,20 +219,37 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	return phase, float32(score[0] - score[1])
 }
 
-// groupAttackSets are the cells c's pieces attack, by attacker group
-// (groupOf), gathered piece by piece.
-func groupAttackSets(p *engine.Position, c engine.Color, words int) [attackGroups][]uint64 {
-	var sets [attackGroups][]uint64
-	for g := range sets {
-		sets[g] = make([]uint64, words)
+// kindAttackSets are the cells c's pieces attack, by attacking kind,
+// gathered piece by piece.
+func kindAttackSets(p *engine.Position, c engine.Color, words int) [7][]uint64 {
+	var sets [7][]uint64
+	for k := range sets {
+		sets[k] = make([]uint64, words)
 	}
 	for o, pc := range p.Board {
 		if pc != 0 && pc.Color() == c {
-			p.MobilityAttacksOf(c, []int16{int16(o)}, sets[groupOf[pc.Kind()]], nil)
+			p.MobilityAttacksOf(c, []int16{int16(o)}, sets[pc.Kind()], nil)
 		}
 	}
 	return sets
 }
+
+// checkReach are the cells from which a piece of kind k (knight to
+// queen) would attack the king on cell, as AttacksAs gives them; a
+// queen's are the bishop's and the rook's.
+func checkReach(p *engine.Position, cell int, k engine.Kind, words int) []uint64 {
+	reach := make([]uint64, words)
+	if k == engine.Queen {
+		p.AttacksAs(cell, engine.Bishop, reach)
+		p.AttacksAs(cell, engine.Rook, reach)
+	} else {
+		p.AttacksAs(cell, k, reach)
+	}
+	return reach
+}
+
+// setHas reports whether cell is in the bit set.
+func setHas(set []uint64, cell int) bool { return set[cell>>6]>>(cell&63)&1 != 0 }
 
 // TuneOptions steer Fit.
 type TuneOptions struct {

@@ -34,8 +34,19 @@ const (
 	wThreat    = wKingTable + 2*kingTableSize           // enemy piece attacked, by attacker group, victim kind and whether it is defended: [g][k][d] pairs
 	wKingGroup = wThreat + 2*attackGroups*victimKinds*2 // attacked cells next to the king, by attacker group, scaled by enemy force
 	wPassKing  = wKingGroup + 2*attackGroups            // passed pawn by the own king's, then the enemy king's, distance to it (capped): [2][passKingDist] pairs
-	wPST       = wPassKing + 2*2*passKingDist           // by kind and cell class: [k][class] pairs
+	wCheck     = wPassKing + 2*2*passKingDist           // cells from which an enemy knight, bishop, rook or queen there could check the king, by kind and whether the king's side defends them: [k][d] pairs, scaled by enemy force
+	wPST       = wCheck + 2*4*2                         // by kind and cell class: [k][class] pairs
 )
+
+// checkIndex is the index of the middlegame weight of a cell from which an
+// enemy piece of kind k (knight to queen) reaching it would give check.
+func checkIndex(k engine.Kind, defended bool) int {
+	i := wCheck + 4*int(k-engine.Knight)
+	if defended {
+		i += 2
+	}
+	return i
+}
 
 // passKingDist is the number of king distances to a passed pawn the
 // weights tell apart; farther counts as the last.
@@ -79,9 +90,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
