@@ -219,7 +219,7 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 	g := p.g
 	b := p.Board
 	words := g.bitWords
-	var marks [8]uint64
+	var marks, all [8]uint64 // all: the marks flushed to kinds
 	mine := &p.occCol[c&1]
 	own := Piece(c) << 3 // the colour bit of c's pieces
 	for _, o := range cells {
@@ -237,7 +237,7 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 				marks[t>>6&7] |= 1 << uint(t&63)
 			}
 			if kinds != nil {
-				flushMarks(&marks, &kinds[Pawn], att, words)
+				flushMarks(&marks, &kinds[Pawn], &all, words)
 			}
 			continue
 		}
@@ -273,20 +273,20 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 		n[k] += moves
 		each = append(each, uint16(int(k)*MobilityBuckets+min(moves, MobilityBuckets-1)))
 		if kinds != nil {
-			flushMarks(&marks, &kinds[k], att, words)
+			flushMarks(&marks, &kinds[k], &all, words)
 		}
 	}
 	for w := 0; w < words; w++ {
-		att[w] |= marks[w&7]
+		att[w] |= marks[w&7] | all[w&7]
 	}
 	return n, each
 }
 
-// flushMarks moves one piece's marks to its kind's set and to att.
-func flushMarks(marks, kind *[8]uint64, att []uint64, words int) {
+// flushMarks moves one piece's marks to its kind's set and to all.
+func flushMarks(marks, kind, all *[8]uint64, words int) {
 	for w := 0; w < words; w++ {
 		kind[w&7] |= marks[w&7]
-		att[w] |= marks[w&7]
+		all[w&7] |= marks[w&7]
 		marks[w&7] = 0
 	}
 }

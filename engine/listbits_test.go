@@ -132,8 +132,10 @@ func TestMobilityAttacksByKind(t *testing.T) {
 }
 
 // TestAttacksAs checks the cells AttacksAs gives on the standard start
-// position (the pieces of the first row standing as they do) and that it
-// leaves every position of random games on every board as it was.
+// position (the pieces of the first row standing as they do), and on
+// random games of every board that its bit path gives what
+// MobilityAttacksOf gives for such a piece and that it leaves the
+// position as it was.
 func TestAttacksAs(t *testing.T) {
 	v := MustVariant("standard")
 	pos := v.StartPosition()
@@ -166,10 +168,16 @@ func TestAttacksAs(t *testing.T) {
 		rng := rand.New(rand.NewSource(int64(len(id)) * 19))
 		randomGames(t, v, 2, 60, func(pos *Position) bool {
 			before, hash := pos.String(), pos.Hash
+			words := (pos.g.N + 63) / 64
 			for c := 0; c < pos.g.N; c++ {
 				if pos.Board[c] != 0 {
 					for k := Knight; k <= Queen; k++ {
-						pos.AttacksAs(c, k, make([]uint64, (pos.g.N+63)/64))
+						got, want := make([]uint64, words), make([]uint64, words)
+						pos.AttacksAs(c, k, got)
+						pos.attacksBySwap(c, k, want)
+						if !slices.Equal(got, want) {
+							t.Fatalf("%s: %s: a %v on %s attacks %x by the bits, %x by the walk", id, pos.String(), k, pos.g.Name(c), got, want)
+						}
 					}
 				}
 			}

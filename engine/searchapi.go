@@ -102,10 +102,42 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each []uint16) (n [7]i
 // where moves are symmetric. The piece on cell is counted as a k of its
 // own colour for the reckoning, then restored.
 func (p *Position) AttacksAs(cell int, k Kind, att []uint64) {
-	pc := p.Board[cell]
-	if pc == 0 || k < Knight || k > Queen {
+	if p.Board[cell] == 0 || k < Knight || k > Queen {
 		return
 	}
+	g := p.g
+	if occ := p.bits(); occ != nil && g.switches == nil {
+		// The bit path's sets, where the piece's tables have them.
+		var r [8]uint64
+		switch {
+		case k == Knight && g.knightOnce[cell]:
+			for _, s := range g.knightBits[cell] {
+				r[s.word&7] |= s.mask
+			}
+		case k >= Bishop && g.bitRays[k] != nil && g.bitRays[k][cell] != nil:
+			occ.reachRays(g.bitRays[k][cell], &r)
+		case k >= Bishop && g.rayOnce[k][cell]:
+			occ.reach(g.raySegs[k][cell], &r)
+		default:
+			p.attacksBySwap(cell, k, att)
+			return
+		}
+		if g.Twin != nil {
+			t := g.Twin[cell]
+			r[t>>6&7] |= 1 << uint(t&63)
+		}
+		for w := 0; w < g.bitWords; w++ {
+			att[w] |= r[w&7]
+		}
+		return
+	}
+	p.attacksBySwap(cell, k, att)
+}
+
+// attacksBySwap is AttacksAs by MobilityAttacksOf, with the piece on cell
+// made a k of its colour for the call.
+func (p *Position) attacksBySwap(cell int, k Kind, att []uint64) {
+	pc := p.Board[cell]
 	p.Board[cell] = pc&^7 | Piece(k)
 	one := [1]int16{int16(cell)}
 	p.MobilityAttacksOf(pc.Color(), one[:], att, nil)

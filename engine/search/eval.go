@@ -317,8 +317,17 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			eg[col] += w[wHanging+2*int(pc.Kind())+1]
 		}
 	}
+	var kinds *[2][victimKinds + 1][8]uint64 // the pieces but kings, by colour and kind, with bi.threats
 	if bi.threats {
-		threatTerms(p, bi, own, &att, katt, &mg, &eg)
+		kinds = new([2][victimKinds + 1][8]uint64)
+		for c := range own {
+			for _, o := range own[c] {
+				if k := b[o].Kind(); k != engine.King {
+					kinds[c][k][o>>6] |= 1 << (uint(o) & 63)
+				}
+			}
+		}
+		threatTerms(bi, kinds, &att, katt, &mg, &eg)
 	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
@@ -350,7 +359,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 					zmg += n * w[wKingGroup+2*g]
 					zeg += n * w[wKingGroup+2*g+1]
 				}
-				cmg, ceg := checkTerms(p, bi, int(k), own[them], &att[c], &katt[them])
+				cmg, ceg := checkTerms(p, bi, int(k), &kinds[them], p.King[them], &att[c], &katt[them])
 				zmg += cmg
 				zeg += ceg
 			}
@@ -374,17 +383,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 // queen that a group of a side's pieces attacks, by group, kind and
 // whether an enemy piece defends it (katt are the cells each side attacks
 // by attacking kind, att their union).
-func threatTerms(p *engine.Position, bi *boardInfo, own [2][]int16, att *[2][8]uint64, katt *[2][7][8]uint64, mg, eg *[2]int32) {
+func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8]uint64, katt *[2][7][8]uint64, mg, eg *[2]int32) {
 	w := bi.w
 	words := bi.words
-	var kinds [2][victimKinds + 1][8]uint64
-	for c := range own {
-		for _, o := range own[c] {
-			if k := p.Board[o].Kind(); k != engine.King {
-				kinds[c][k][o>>6] |= 1 << (uint(o) & 63)
-			}
-		}
-	}
 	for c := 0; c < 2; c++ {
 		them := 1 - c
 		for k := 1; k <= victimKinds; k++ {
@@ -420,14 +421,17 @@ func threatTerms(p *engine.Position, bi *boardInfo, own [2][]int16, att *[2][8]u
 
 // checkTerms weighs the cells from which an enemy knight, bishop, rook or
 // queen could check the king on cell: each that such a piece of the enemy
-// (on the cells of theirs) reaches and does not stand on, by kind and by
+// (whose pieces are theirs and theirKing) reaches and does not stand on, by kind and by
 // whether the king's side defends it (its attacks ours). A queen checks
 // from the bishop's and the rook's cells.
-func checkTerms(p *engine.Position, bi *boardInfo, cell int, theirs []int16, ours *[8]uint64, katt *[7][8]uint64) (mg, eg int32) {
+func checkTerms(p *engine.Position, bi *boardInfo, cell int, theirs *[victimKinds + 1][8]uint64, theirKing int16, ours *[8]uint64, katt *[7][8]uint64) (mg, eg int32) {
 	words := bi.words
 	var occ [8]uint64
-	for _, o := range theirs {
-		occ[o>>6] |= 1 << (uint(o) & 63)
+	for i := 0; i < words; i++ {
+		occ[i] = theirs[engine.Pawn][i] | theirs[engine.Knight][i] | theirs[engine.Bishop][i] | theirs[engine.Rook][i] | theirs[engine.Queen][i]
+	}
+	if theirKing >= 0 {
+		occ[theirKing>>6] |= 1 << (uint(theirKing) & 63)
 	}
 	var reach [engine.Queen + 1][8]uint64
 	p.AttacksAs(cell, engine.Knight, reach[engine.Knight][:words])
