@@ -97,10 +97,10 @@ func (p *Position) MobilityAttacks(c Color, att []uint64, each []uint16) (n [7]i
 }
 
 // AttacksAs marks in att (not cleared) the cells a knight, bishop, rook or
-// queen (k) would attack from cell, where a piece stands, as the board
-// stands: the cells from which such a piece would attack the one on cell,
-// where moves are symmetric. The piece on cell is counted as a k of its
-// own colour for the reckoning, then restored.
+// queen (k) would attack from cell, as the board stands: where moves are
+// symmetric, the cells from which such a piece attacks cell. The piece on
+// cell (there must be one, else nothing is marked) counts as a k of its
+// own colour for the reckoning.
 func (p *Position) AttacksAs(cell int, k Kind, att []uint64) {
 	if p.Board[cell] == 0 || k < Knight || k > Queen {
 		return
@@ -138,7 +138,7 @@ func (p *Position) AttacksAs(cell int, k Kind, att []uint64) {
 // made a k of its colour for the call.
 func (p *Position) attacksBySwap(cell int, k Kind, att []uint64) {
 	pc := p.Board[cell]
-	p.Board[cell] = pc&^7 | Piece(k)
+	p.Board[cell] = pc&^7 | Piece(k) // the kind's bits (Piece.Kind)
 	one := [1]int16{int16(cell)}
 	p.MobilityAttacksOf(pc.Color(), one[:], att, nil)
 	p.Board[cell] = pc

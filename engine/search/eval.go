@@ -421,9 +421,9 @@ func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8
 
 // checkTerms weighs the cells from which an enemy knight, bishop, rook or
 // queen could check the king on cell: each that such a piece of the enemy
-// (whose pieces are theirs and theirKing) reaches and does not stand on, by kind and by
-// whether the king's side defends it (its attacks ours). A queen checks
-// from the bishop's and the rook's cells.
+// (whose pieces are theirs and theirKing) reaches and does not stand on,
+// by kind and by whether the king's side defends it (its attacks are
+// ours). A queen checks from the bishop's and the rook's cells.
 func checkTerms(p *engine.Position, bi *boardInfo, cell int, theirs *[victimKinds + 1][8]uint64, theirKing int16, ours *[8]uint64, katt *[7][8]uint64) (mg, eg int32) {
 	words := bi.words
 	var occ [8]uint64

@@ -53,7 +53,7 @@ func checkIndex(k engine.Kind, defended bool) int {
 const passKingDist = 8
 
 // passKingIndex is the index of the middlegame weight of a passed pawn
-// whose own king is own and the enemy king enemy king steps away.
+// with a king dist king steps away: its own king, or the enemy's.
 func passKingIndex(enemy bool, dist uint8) int {
 	i := wPassKing + 2*int(min(dist, passKingDist-1))
 	if enemy {
