@@ -62,15 +62,13 @@ func passKingIndex(enemy bool, dist uint8) int {
 	return i
 }
 
-// The attackers are told apart by group (groupOf): pawns, knights and
+// The attackers are told apart by group (groupKinds): pawns, knights and
 // bishops, rooks, queens, the king. The victims of a threat are pawns,
 // knights, bishops, rooks and queens (kinds 1 to victimKinds).
 const (
 	attackGroups = 5
 	victimKinds  = 5
 )
-
-var groupOf = [7]uint8{engine.Pawn: 0, engine.Knight: 1, engine.Bishop: 1, engine.Rook: 2, engine.Queen: 3, engine.King: 4}
 
 // groupKinds are the kinds of each attacker group (a kind twice when alone).
 var groupKinds = [attackGroups][2]engine.Kind{{engine.Pawn, engine.Pawn}, {engine.Knight, engine.Bishop}, {engine.Rook, engine.Rook}, {engine.Queen, engine.Queen}, {engine.King, engine.King}}
