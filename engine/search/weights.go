@@ -133,11 +133,29 @@ func defaultWeights(nc int) []int32 {
 		w[wProgress+2*d], w[wProgress+2*d+1] = pawnBonus[d]/3, pawnBonus[d]
 	}
 	w[wTempo], w[wTempo+1] = tempo, tempo
+	// Threats and checks: half the weights standard chess learned from
+	// Stockfish's scores (its file of this change), as the king's safety
+	// and a piece's are the same on every board.
+	copy(w[wThreat:wKingGroup], handThreats[:])
+	copy(w[wCheck:wPST], handChecks[:])
 	// The bishop pair, the king's pawn shield and the pawn-structure terms
 	// stay at zero here: hand-set values (docs/ai.md) were not shown
 	// stronger by arena; a learned weight file may set them.
 	return w
 }
+
+// handThreats and handChecks are the hand-set threat and check weights,
+// laid out as at wThreat and wCheck.
+var (
+	handThreats = [2 * attackGroups * victimKinds * 2]int32{
+		6, -4, 0, -1, -7, -8, 12, 1, -13, 0, 9, 8, -1, -4, 11, 3, -15, -4, 6, 2, // pawns attacking P, N, B, R, Q
+		5, 21, -7, 12, 14, 0, 11, 13, 12, -3, 20, 6, 14, 2, 27, 16, 14, 2, 37, 10, // knights and bishops
+		8, 21, -3, 7, 9, 6, 13, 1, 15, 4, 14, 5, -2, 5, 0, -7, 34, 3, 44, 15, // rooks
+		5, 3, -3, 11, 6, -9, 0, -5, 13, 3, 0, 14, 6, 1, -2, -6, -5, 0, 5, 0, // queens
+		6, 31, 11, 18, -1, 15, -5, 4, 2, 5, 13, -5, 10, 0, 2, -9, 0, 0, 0, 0, // the king
+	}
+	handChecks = [2 * 4 * 2]int32{-36, -14, -2, -15, -4, -21, -5, -21, -45, -10, -14, -14, -10, -34, -2, -24} // knight, bishop, rook, queen
+)
 
 // WeightFile is a variant's tuned evaluation as `topochess tune` writes it.
 type WeightFile struct {
