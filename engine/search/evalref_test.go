@@ -96,7 +96,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			}
 			col := pc.Color()
 			them := col.Other()
-			for g, set := range plainGroupSets(p, them, bi.words) {
+			for g, set := range groupAttackSets(kindAttackSets(p, them, bi.words)) {
 				if set[c/64]>>(c%64)&1 != 0 {
 					add(them, threatIndex(g, pc.Kind(), p.Attacked(c, col)), 1)
 				}
@@ -133,7 +133,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			kt := wKingTable + 2*int(min(hits, kingTableSize-1))
 			zmg, zeg := hits*w[wKingZone]+w[kt], hits*w[wKingZone+1]+w[kt+1]
 			if bi.threats {
-				for g, set := range plainGroupSets(p, them, bi.words) {
+				for g, set := range groupAttackSets(kindAttackSets(p, them, bi.words)) {
 					var n int32
 					for i, t := range seen {
 						if !slices.Contains(seen[:i], t) {
@@ -144,7 +144,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 					zeg += n * w[wKingGroup+2*g+1]
 				}
 				// Checks: cell by cell, the enemy's attacks piece by piece.
-				kinds := plainKindSets(p, them, bi.words)
+				kinds := kindAttackSets(p, them, bi.words)
 				for kind := engine.Knight; kind <= engine.Queen; kind++ {
 					reach := checkReach(p, int(k), kind, bi.words)
 					for t := 0; t < g.N; t++ {
@@ -171,39 +171,6 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()]
-}
-
-// plainKindSets are the cells c's pieces attack, by attacking kind: each
-// piece's attacks on its own.
-func plainKindSets(p *engine.Position, c engine.Color, words int) [7][]uint64 {
-	var sets [7][]uint64
-	for k := range sets {
-		sets[k] = make([]uint64, words)
-	}
-	for o, pc := range p.Board {
-		if pc == 0 || pc.Color() != c {
-			continue
-		}
-		one := make([]uint64, words)
-		p.MobilityAttacksOf(c, []int16{int16(o)}, one, nil)
-		for i := range one {
-			sets[pc.Kind()][i] |= one[i]
-		}
-	}
-	return sets
-}
-
-// plainGroupSets are the cells c's pieces attack, by attacker group.
-func plainGroupSets(p *engine.Position, c engine.Color, words int) [attackGroups][]uint64 {
-	kinds := plainKindSets(p, c, words)
-	var sets [attackGroups][]uint64
-	for g, ks := range groupKinds {
-		sets[g] = make([]uint64, words)
-		for i := range sets[g] {
-			sets[g][i] = kinds[ks[0]][i] | kinds[ks[1]][i]
-		}
-	}
-	return sets
 }
 
 // plainKingDistance is the number of king steps from one cell to another.

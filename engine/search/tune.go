@@ -94,15 +94,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	ps := &pawnSets{}
 	ps.fill(p, bi)
 	kindSets := [2][7][]uint64{kindAttackSets(p, engine.White, bi.words), kindAttackSets(p, engine.Black, bi.words)}
-	var groupSets [2][attackGroups][]uint64
-	for c := range groupSets {
-		for g, ks := range groupKinds {
-			groupSets[c][g] = make([]uint64, bi.words)
-			for i := range groupSets[c][g] {
-				groupSets[c][g][i] = kindSets[c][ks[0]][i] | kindSets[c][ks[1]][i]
-			}
-		}
-	}
+	groupSets := [2][attackGroups][]uint64{groupAttackSets(kindSets[0]), groupAttackSets(kindSets[1])}
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -229,6 +221,19 @@ func kindAttackSets(p *engine.Position, c engine.Color, words int) [7][]uint64 {
 	for o, pc := range p.Board {
 		if pc != 0 && pc.Color() == c {
 			p.MobilityAttacksOf(c, []int16{int16(o)}, sets[pc.Kind()], nil)
+		}
+	}
+	return sets
+}
+
+// groupAttackSets are the cells a side attacks by attacker group, from
+// those it attacks by kind.
+func groupAttackSets(kinds [7][]uint64) [attackGroups][]uint64 {
+	var sets [attackGroups][]uint64
+	for g, ks := range groupKinds {
+		sets[g] = make([]uint64, len(kinds[0]))
+		for i := range sets[g] {
+			sets[g][i] = kinds[ks[0]][i] | kinds[ks[1]][i]
 		}
 	}
 	return sets
