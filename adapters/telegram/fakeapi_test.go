@@ -483,17 +483,36 @@ func (f *fakeAPI) dump() string {
 	return b.String()
 }
 
-// lastMessageID is the id of the newest message the bot sent.
+// lastSent is the id of the newest message the bot sent. The fake records
+// a request before it stores the message that answers it, so this first
+// waits (up to 10 s) until every send it did not refuse has its message:
+// a test that has just seen a picture's request then gets that picture.
 func (f *fakeAPI) lastSent() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	best := 0
-	for id, m := range f.messages {
-		if from, _ := m["from"].(map[string]any); from != nil && from["is_bot"] == true && id > best {
-			best = id
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		f.mu.Lock()
+		sends := 0
+		for _, r := range f.reqs {
+			switch r.Method {
+			case "sendMessage", "sendPhoto", "sendAnimation", "sendDocument":
+				if r.Status == 200 {
+					sends++
+				}
+			}
 		}
+		best, mine := 0, 0
+		for id, m := range f.messages {
+			if from, _ := m["from"].(map[string]any); from != nil && from["is_bot"] == true {
+				mine++
+				best = max(best, id)
+			}
+		}
+		f.mu.Unlock()
+		if mine >= sends || time.Now().After(deadline) {
+			return best
+		}
+		time.Sleep(time.Millisecond)
 	}
-	return best
 }
 
 // buttons lists a keyboard's (text, callback_data) pairs.
