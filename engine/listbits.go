@@ -214,8 +214,9 @@ func (p *Position) genNoisyPiece(ms []Move, o int16) []Move {
 // targets, or a rider's cells up to the first piece on each path, as a
 // set, where its table or tree holds no cell twice (then the set counts
 // what the walk counts); the walk for the rest.
-// With kinds, the cells each kind attacks also go to kinds[kind].
-func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uint16, occ *occupancy, kinds *[7][8]uint64) (n [7]int, out []uint16) {
+// With kinds, the cells each kind attacks also go to kinds[kind], and
+// with avoid too, the safe destinations to safe (MobilityAttacksByKind).
+func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uint16, occ *occupancy, kinds *[7][8]uint64, avoid *[8]uint64, safe []uint16) (n [7]int, out, safeOut []uint16) {
 	g := p.g
 	b := p.Board
 	words := g.bitWords
@@ -273,13 +274,20 @@ func (p *Position) mobilityBits(c Color, cells []int16, att []uint64, each []uin
 		n[k] += moves
 		each = append(each, uint16(int(k)*MobilityBuckets+min(moves, MobilityBuckets-1)))
 		if kinds != nil {
+			if avoid != nil {
+				cnt := 0
+				for w := 0; w < words; w++ {
+					cnt += bits.OnesCount64(marks[w&7] &^ mine[w&7] &^ avoid[w&7])
+				}
+				safe = append(safe, uint16(int(k)*MobilityBuckets+min(cnt, MobilityBuckets-1)))
+			}
 			flushMarks(&marks, &kinds[k], &all, words)
 		}
 	}
 	for w := 0; w < words; w++ {
 		att[w] |= marks[w&7] | all[w&7]
 	}
-	return n, each
+	return n, each, safe
 }
 
 // flushMarks moves one piece's marks to its kind's set and to all.

@@ -88,7 +88,8 @@ func TestBitListingMatchesWalk(t *testing.T) {
 // TestMobilityAttacksByKind checks on random games of every board that
 // MobilityAttacksByKind counts and marks what MobilityAttacks does, and
 // that the cells it gives each kind are the union of what that kind's
-// pieces attack one by one.
+// pieces attack one by one, and that a piece's safe destinations are the
+// cells it attacks that hold no own piece and are not to be avoided.
 func TestMobilityAttacksByKind(t *testing.T) {
 	games := 4
 	if raceEnabled || testing.Short() {
@@ -103,6 +104,11 @@ func TestMobilityAttacksByKind(t *testing.T) {
 			for c := White; c <= Black; c++ {
 				var cells []int16
 				var want [7][8]uint64
+				var avoid [8]uint64 // some random cells
+				for w := range words {
+					avoid[w] = rng.Uint64() & rng.Uint64()
+				}
+				var wantSafe []uint16
 				for o, pc := range pos.Board {
 					if pc == 0 || pc.Color() != c {
 						continue
@@ -110,16 +116,25 @@ func TestMobilityAttacksByKind(t *testing.T) {
 					cells = append(cells, int16(o))
 					one := make([]uint64, words)
 					pos.MobilityAttacksOf(c, []int16{int16(o)}, one, nil)
+					safe := 0
+					for t := range pos.Board {
+						if one[t/64]>>(t%64)&1 != 0 && avoid[t/64]>>(t%64)&1 == 0 && (pos.Board[t] == 0 || pos.Board[t].Color() != c) {
+							safe++
+						}
+					}
+					if pc.Kind() != Pawn {
+						wantSafe = append(wantSafe, uint16(int(pc.Kind())*MobilityBuckets+min(safe, MobilityBuckets-1)))
+					}
 					for w := range one {
 						want[pc.Kind()][w] |= one[w]
 					}
 				}
 				att, wantAtt := make([]uint64, words), make([]uint64, words)
 				var kinds [7][8]uint64
-				n, each := pos.MobilityAttacksByKind(c, cells, att, &kinds, nil)
+				n, each, safe := pos.MobilityAttacksByKind(c, cells, att, &kinds, nil, &avoid, nil)
 				wantN, wantEach := pos.MobilityAttacksOf(c, cells, wantAtt, nil)
-				if n != wantN || !slices.Equal(each, wantEach) || !slices.Equal(att, wantAtt) || kinds != want {
-					t.Fatalf("%s: %s: %v by kind: %v %v %x %x, want %v %v %x %x", id, pos.String(), c, n, each, att, kinds, wantN, wantEach, wantAtt, want)
+				if n != wantN || !slices.Equal(each, wantEach) || !slices.Equal(att, wantAtt) || kinds != want || !slices.Equal(safe, wantSafe) {
+					t.Fatalf("%s: %s: %v by kind: %v %v %x %x safe %v, want %v %v %x %x safe %v", id, pos.String(), c, n, each, att, kinds, safe, wantN, wantEach, wantAtt, want, wantSafe)
 				}
 			}
 			checked++

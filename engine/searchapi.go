@@ -1,5 +1,7 @@
 package engine
 
+import "math/bits"
+
 // Fast internals for the search (engine/search). Everything here is derived
 // from the rule code in movegen.go and must agree with it; the search tests
 // check AppendNoisy against LegalMoves on random positions of every variant.
@@ -145,11 +147,15 @@ func (p *Position) attacksBySwap(cell int, k Kind, att []uint64) {
 }
 
 // MobilityAttacksByKind is MobilityAttacksOf that also marks in kinds[k]
-// (not cleared here) the cells c's pieces of kind k attack. Boards have at
-// most 512 cells here.
-func (p *Position) MobilityAttacksByKind(c Color, cells []int16, att []uint64, kinds *[7][8]uint64, each []uint16) (n [7]int, buckets []uint16) {
+// (not cleared here) the cells c's pieces of kind k attack. With avoid,
+// it also appends to safe, for every piece other than a pawn, its kind and
+// its safe destinations as kind*MobilityBuckets + min(count,
+// MobilityBuckets-1): the cells it attacks, counted as a set, that hold no
+// piece of c and are not in avoid (the evaluation's avoid: the cells
+// enemy pawns attack). Boards have at most 512 cells here.
+func (p *Position) MobilityAttacksByKind(c Color, cells []int16, att []uint64, kinds *[7][8]uint64, each []uint16, avoid *[8]uint64, safe []uint16) (n [7]int, buckets, safeBuckets []uint16) {
 	if occ := p.bits(); occ != nil && p.g.switches == nil {
-		return p.mobilityBits(c, cells, att, each, occ, kinds)
+		return p.mobilityBits(c, cells, att, each, occ, kinds, avoid, safe)
 	}
 	// The other boards, piece by piece.
 	words := (p.g.N + 63) / 64
@@ -168,8 +174,19 @@ func (p *Position) MobilityAttacksByKind(c Color, cells []int16, att []uint64, k
 			kinds[pc.Kind()][w] |= one[w]
 			att[w] |= one[w]
 		}
+		if avoid != nil && pc.Kind() != Pawn {
+			cnt := 0
+			for w := 0; w < words; w++ {
+				for x := one[w] &^ avoid[w]; x != 0; x &= x - 1 {
+					if t := p.Board[w*64+bits.TrailingZeros64(x)]; t == 0 || t.Color() != c {
+						cnt++
+					}
+				}
+			}
+			safe = append(safe, uint16(int(pc.Kind())*MobilityBuckets+min(cnt, MobilityBuckets-1)))
+		}
 	}
-	return n, each
+	return n, each, safe
 }
 
 // MobilityAttacksOf is MobilityAttacks for the pieces of colour c on the
@@ -177,7 +194,8 @@ func (p *Position) MobilityAttacksByKind(c Color, cells []int16, att []uint64, k
 // already walked the board spares the walk.
 func (p *Position) MobilityAttacksOf(c Color, cells []int16, att []uint64, each []uint16) (n [7]int, buckets []uint16) {
 	if occ := p.bits(); occ != nil && p.g.switches == nil {
-		return p.mobilityBits(c, cells, att, each, occ, nil)
+		n, buckets, _ = p.mobilityBits(c, cells, att, each, occ, nil, nil, nil)
+		return n, buckets
 	}
 	g := p.g
 	b := p.Board

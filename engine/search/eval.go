@@ -53,9 +53,11 @@ type boardInfo struct {
 	// pawnStructure: some pawn-structure weight is not zero (else its
 	// terms are not computed); so for mobTable and hanging.
 	pawnStructure, mobTable, hanging bool
-	// threats: some threat, king-zone-by-group or check weight is not
-	// zero (then the attacks are collected by attacking kind).
-	threats bool
+	// threats: some threat, king-zone-by-group, check or weak king-zone
+	// weight is not zero (then the attacks are collected by attacking
+	// kind); kingDistTerms: some tropism or pawn-king weight is not;
+	// safeMob: some safe-mobility weight is not (then threats is set too).
+	threats, kingDistTerms, safeMob bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -130,7 +132,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
 	pawnTables(bi, g)
-	for _, x := range slices.Concat(bi.w[wPassed:wMobTable], bi.w[wPassKing:wPST]) {
+	for _, x := range slices.Concat(bi.w[wPassed:wMobTable], bi.w[wPassKing:wCheck]) {
 		bi.pawnStructure = bi.pawnStructure || x != 0
 	}
 	for _, x := range bi.w[wMobTable:wHanging] {
@@ -139,8 +141,15 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range bi.w[wHanging:wKingTable] {
 		bi.hanging = bi.hanging || x != 0
 	}
-	for _, x := range slices.Concat(bi.w[wThreat:wPassKing], bi.w[wCheck:wPST]) {
+	for _, x := range slices.Concat(bi.w[wThreat:wPassKing], bi.w[wCheck:wTropism], bi.w[wKingWeak:wSafeMob]) {
 		bi.threats = bi.threats || x != 0
+	}
+	for _, x := range bi.w[wSafeMob:wPST] {
+		bi.safeMob = bi.safeMob || x != 0
+	}
+	bi.threats = bi.threats || bi.safeMob
+	for _, x := range bi.w[wTropism:wKingWeak] {
+		bi.kingDistTerms = bi.kingDistTerms || x != 0
 	}
 	words := (n + 63) / 64
 	bi.zone = make([]uint64, n*words)
@@ -204,6 +213,11 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	pieces := pieceBuf[:0] // cells of the knights, bishops, rooks and queens
 	pawnCells := pawnBuf[:0]
 	own := [2][]int16{ownBuf[0][:0], ownBuf[1][:0]} // every piece's cell, by colour
+	var splitBuf [2][2][64]int16
+	// The cells of the pawns, and of the other pieces, by colour (with
+	// bi.safeMob).
+	pawnsOf := [2][]int16{splitBuf[0][0][:0], splitBuf[1][0][:0]}
+	piecesOf := [2][]int16{splitBuf[0][1][:0], splitBuf[1][1][:0]}
 	var ps pawnSets
 	var prey [2][8]uint64 // the knights, bishops, rooks and queens, by colour
 	structure := bi.pawnStructure
@@ -214,10 +228,32 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		col := pc.Color()
 		k := pc.Kind()
 		own[col] = append(own[col], int16(c))
+		if bi.safeMob {
+			if k == engine.Pawn {
+				pawnsOf[col] = append(pawnsOf[col], int16(c))
+			} else {
+				piecesOf[col] = append(piecesOf[col], int16(c))
+			}
+		}
 		mat[col] += value[k]
 		i := bi.pstIndex(col, k, c)
 		mg[col] += w[i]
 		eg[col] += w[i+1]
+		if bi.kingDistTerms && k != engine.King {
+			if k == engine.Pawn {
+				for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
+					if kc >= 0 {
+						j := wPawnKing + 2*(i*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1)))
+						mg[col] += w[j]
+						eg[col] += w[j+1]
+					}
+				}
+			} else if kc := p.King[col.Other()]; kc >= 0 {
+				j := wTropism + 2*(int(k-engine.Knight)*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1)))
+				mg[col] += w[j]
+				eg[col] += w[j+1]
+			}
+		}
 		switch k {
 		case engine.Pawn:
 			pawns[col]++
@@ -286,12 +322,29 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		katt = new([2][7][8]uint64)
 	}
 	words := bi.words
+	if bi.safeMob {
+		// The pawns first: a piece's safe destinations are those no enemy
+		// pawn attacks.
+		for c := 0; c < 2; c++ {
+			p.MobilityAttacksByKind(engine.Color(c), pawnsOf[c], att[c][:words], &katt[c], nil, nil, nil)
+		}
+	}
 	for c := 0; c < 2; c++ {
-		var bucketBuf [64]uint16
+		var bucketBuf, safeBuf [64]uint16
 		var mob [7]int
 		var buckets []uint16
-		if bi.threats {
-			mob, buckets = p.MobilityAttacksByKind(engine.Color(c), own[c], att[c][:words], &katt[c], bucketBuf[:0])
+		if bi.safeMob {
+			var safe []uint16
+			mob, buckets, safe = p.MobilityAttacksByKind(engine.Color(c), piecesOf[c], att[c][:words], &katt[c], bucketBuf[:0], &katt[1-c][engine.Pawn], safeBuf[:0])
+			for _, m := range safe {
+				if k := engine.Kind(m / engine.MobilityBuckets); k != engine.King {
+					i := wSafeMob + 2*(int(k-engine.Knight)*engine.MobilityBuckets+int(m%engine.MobilityBuckets))
+					mg[c] += w[i]
+					eg[c] += w[i+1]
+				}
+			}
+		} else if bi.threats {
+			mob, buckets, _ = p.MobilityAttacksByKind(engine.Color(c), own[c], att[c][:words], &katt[c], bucketBuf[:0], nil, nil)
 		} else {
 			mob, buckets = p.MobilityAttacksOf(engine.Color(c), own[c], att[c][:words], bucketBuf[:0])
 		}
@@ -362,6 +415,17 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 				cmg, ceg := checkTerms(p, bi, int(k), &kinds[them], p.King[them], &att[c], &katt[them])
 				zmg += cmg
 				zeg += ceg
+				// Cells next to the king the enemy attacks and no own
+				// piece but the king defends.
+				weak := 0
+				ka := &katt[c]
+				for i, z := range zone {
+					def := ka[engine.Pawn][i] | ka[engine.Knight][i] | ka[engine.Bishop][i] | ka[engine.Rook][i] | ka[engine.Queen][i]
+					weak += bits.OnesCount64(z & att[them][i] &^ def)
+				}
+				j := wKingWeak + 2*min(weak, kingWeakSize-1)
+				zmg += w[j]
+				zeg += w[j+1]
 			}
 			mg[c] += zmg * scale / bi.startForce
 			eg[c] += zeg * scale / bi.startForce

@@ -53,6 +53,20 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 		if k == engine.King {
 			continue
 		}
+		// Pawns by both kings' distances to them, pieces by the enemy
+		// king's.
+		for _, side := range []engine.Color{col, col.Other()} {
+			kc := p.King[side]
+			if kc < 0 || (k != engine.Pawn && side == col) {
+				continue
+			}
+			d := int(min(plainKingDistance(g, int(kc), c), kingDistCap-1))
+			if k == engine.Pawn {
+				add(col, wPawnKing+2*(boolIndex(side != col)*kingDistCap+d), 1)
+			} else {
+				add(col, wTropism+2*(int(k-engine.Knight)*kingDistCap+d), 1)
+			}
+		}
 		add(col, wMaterial+2*int(k), 1)
 		if k == engine.Bishop {
 			bishops[col]++
@@ -83,6 +97,18 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			continue
 		}
 		force[col] += value[k]
+		// Safe destinations: the cells the piece attacks that hold no own
+		// piece and no enemy pawn attacks.
+		one := make([]uint64, bi.words)
+		p.MobilityAttacksOf(col, []int16{int16(c)}, one, nil)
+		pawnHits := kindAttackSets(p, col.Other(), bi.words)[engine.Pawn]
+		safe := 0
+		for t := range b {
+			if setHas(one, t) && !setHas(pawnHits, t) && (b[t] == 0 || b[t].Color() != col) {
+				safe++
+			}
+		}
+		add(col, wSafeMob+2*(int(k-engine.Knight)*engine.MobilityBuckets+min(safe, engine.MobilityBuckets-1)), 1)
 		if bi.hanging && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
 			add(col, wHanging+2*int(k), 1)
 		}
@@ -156,6 +182,25 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 						zeg += w[j+1]
 					}
 				}
+				// Weak cells: attacked, and defended by no own piece
+				// but the king.
+				ours := kindAttackSets(p, c, bi.words)
+				weak := 0
+				for i, t := range seen {
+					if slices.Contains(seen[:i], t) || !p.Attacked(int(t), them) {
+						continue
+					}
+					defended := false
+					for kind := engine.Pawn; kind <= engine.Queen; kind++ {
+						defended = defended || setHas(ours[kind], int(t))
+					}
+					if !defended {
+						weak++
+					}
+				}
+				j := wKingWeak + 2*min(weak, kingWeakSize-1)
+				zmg += w[j]
+				zeg += w[j+1]
 			}
 			mg[c] += zmg * scale / bi.startForce
 			eg[c] += zeg * scale / bi.startForce
@@ -243,4 +288,11 @@ func plainPawn(p *engine.Position, cell int) (passed bool, guarded, stacked, hit
 		}
 	}
 	return passed, guarded, stacked, hits
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

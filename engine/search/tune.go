@@ -131,6 +131,29 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		case engine.Bishop:
 			bishops[col]++
 		}
+		if k == engine.Pawn {
+			for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
+				if kc >= 0 {
+					emit(wPawnKing+2*(i*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1))), sign[col])
+				}
+			}
+		} else if kc := p.King[col.Other()]; kc >= 0 {
+			emit(wTropism+2*(int(k-engine.Knight)*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1))), sign[col])
+		}
+		if k != engine.Pawn && k != engine.King {
+			them := col.Other()
+			one := make([]uint64, bi.words)
+			p.MobilityAttacksOf(col, []int16{int16(c)}, one, nil)
+			m := 0
+			for t := 0; t < g.N; t++ {
+				if setHas(one, t) && !setHas(kindSets[them][engine.Pawn], t) {
+					if x := b[t]; x == 0 || x.Color() != col {
+						m++
+					}
+				}
+			}
+			emit(wSafeMob+2*(int(k-engine.Knight)*engine.MobilityBuckets+min(m, engine.MobilityBuckets-1)), sign[col])
+		}
 		if k != engine.Pawn && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
 			emit(wHanging+2*int(k), sign[col])
 		}
@@ -186,6 +209,22 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 				}
 			}
 			emit(wKingTable+2*min(hits, kingTableSize-1), sign[c]*scale)
+			weak := 0
+			for t := 0; t < g.N; t++ {
+				if !setHas(bi.zone[int(k)*bi.words:int(k+1)*bi.words], t) || !p.Attacked(t, them) {
+					continue
+				}
+				defended := false
+				for kind := engine.Pawn; kind < engine.King; kind++ {
+					if setHas(kindSets[c][kind], t) {
+						defended = true
+					}
+				}
+				if !defended {
+					weak++
+				}
+			}
+			emit(wKingWeak+2*min(weak, kingWeakSize-1), sign[c]*scale)
 			for kind := engine.Knight; kind <= engine.Queen; kind++ {
 				reach := checkReach(p, int(k), kind, bi.words)
 				for t := 0; t < g.N; t++ {

@@ -35,7 +35,11 @@ const (
 	wKingGroup = wThreat + 2*attackGroups*victimKinds*2 // attacked cells next to the king, by attacker group, scaled by enemy force
 	wPassKing  = wKingGroup + 2*attackGroups            // passed pawn by the own king's, then the enemy king's, distance to it (capped): [2][passKingDist] pairs
 	wCheck     = wPassKing + 2*2*passKingDist           // cells from which an enemy knight, bishop, rook or queen there could check the king, by kind and whether the king's side defends them: [k][d] pairs, scaled by enemy force
-	wPST       = wCheck + 2*4*2                         // by kind and cell class: [k][class] pairs
+	wTropism   = wCheck + 2*4*2                         // knight, bishop, rook or queen by its king-step distance to the enemy king (capped): [k][dist] pairs
+	wPawnKing  = wTropism + 2*4*kingDistCap             // pawn by its own king's, then the enemy king's, distance to it (capped): [2][dist] pairs
+	wKingWeak  = wPawnKing + 2*2*kingDistCap            // cells next to the king the enemy attacks and no own piece but the king defends, by count (capped), scaled by enemy force
+	wSafeMob   = wKingWeak + 2*kingWeakSize             // knight, bishop, rook or queen by its destinations no enemy pawn attacks: [k][m] pairs
+	wPST       = wSafeMob + 2*4*engine.MobilityBuckets  // by kind and cell class: [k][class] pairs
 )
 
 // checkIndex is the index of the middlegame weight of a cell from which an
@@ -47,6 +51,13 @@ func checkIndex(k engine.Kind, defended bool) int {
 	}
 	return i
 }
+
+// kingDistCap is the number of king distances the tropism and pawn-king
+// tables tell apart; farther counts as the last.
+const kingDistCap = 8
+
+// kingWeakSize is the number of entries of the weak king-zone table.
+const kingWeakSize = 8
 
 // passKingDist is the number of king distances to a passed pawn the
 // weights tell apart; farther counts as the last.
@@ -88,9 +99,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
