@@ -243,13 +243,13 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			if k == engine.Pawn {
 				for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
 					if kc >= 0 {
-						j := wPawnKing + 2*(i*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1)))
+						j := pawnKingIndex(i == 1, bi.kingDist[int(kc)*bi.n+c])
 						mg[col] += w[j]
 						eg[col] += w[j+1]
 					}
 				}
 			} else if kc := p.King[col.Other()]; kc >= 0 {
-				j := wTropism + 2*(int(k-engine.Knight)*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1)))
+				j := tropismIndex(k, bi.kingDist[int(kc)*bi.n+c])
 				mg[col] += w[j]
 				eg[col] += w[j+1]
 			}
@@ -338,7 +338,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			mob, buckets, safe = p.MobilityAttacksByKind(engine.Color(c), piecesOf[c], att[c][:words], &katt[c], bucketBuf[:0], &katt[1-c][engine.Pawn], safeBuf[:0])
 			for _, m := range safe {
 				if k := engine.Kind(m / engine.MobilityBuckets); k != engine.King {
-					i := wSafeMob + 2*(int(k-engine.Knight)*engine.MobilityBuckets+int(m%engine.MobilityBuckets))
+					i := safeMobIndex(k, int(m%engine.MobilityBuckets))
 					mg[c] += w[i]
 					eg[c] += w[i+1]
 				}

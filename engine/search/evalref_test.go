@@ -60,11 +60,11 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			if kc < 0 || (k != engine.Pawn && side == col) {
 				continue
 			}
-			d := int(min(plainKingDistance(g, int(kc), c), kingDistCap-1))
+			d := plainKingDistance(g, int(kc), c)
 			if k == engine.Pawn {
-				add(col, wPawnKing+2*(boolIndex(side != col)*kingDistCap+d), 1)
+				add(col, pawnKingIndex(side != col, d), 1)
 			} else {
-				add(col, wTropism+2*(int(k-engine.Knight)*kingDistCap+d), 1)
+				add(col, tropismIndex(k, d), 1)
 			}
 		}
 		add(col, wMaterial+2*int(k), 1)
@@ -108,7 +108,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 				safe++
 			}
 		}
-		add(col, wSafeMob+2*(int(k-engine.Knight)*engine.MobilityBuckets+min(safe, engine.MobilityBuckets-1)), 1)
+		add(col, safeMobIndex(k, safe), 1)
 		if bi.hanging && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
 			add(col, wHanging+2*int(k), 1)
 		}
@@ -288,11 +288,4 @@ func plainPawn(p *engine.Position, cell int) (passed bool, guarded, stacked, hit
 		}
 	}
 	return passed, guarded, stacked, hits
-}
-
-func boolIndex(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

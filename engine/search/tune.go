@@ -134,11 +134,11 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		if k == engine.Pawn {
 			for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
 				if kc >= 0 {
-					emit(wPawnKing+2*(i*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1))), sign[col])
+					emit(pawnKingIndex(i == 1, bi.kingDist[int(kc)*bi.n+c]), sign[col])
 				}
 			}
 		} else if kc := p.King[col.Other()]; kc >= 0 {
-			emit(wTropism+2*(int(k-engine.Knight)*kingDistCap+int(min(bi.kingDist[int(kc)*bi.n+c], kingDistCap-1))), sign[col])
+			emit(tropismIndex(k, bi.kingDist[int(kc)*bi.n+c]), sign[col])
 		}
 		if k != engine.Pawn && k != engine.King {
 			them := col.Other()
@@ -152,7 +152,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 					}
 				}
 			}
-			emit(wSafeMob+2*(int(k-engine.Knight)*engine.MobilityBuckets+min(m, engine.MobilityBuckets-1)), sign[col])
+			emit(safeMobIndex(k, m), sign[col])
 		}
 		if k != engine.Pawn && p.Attacked(c, col.Other()) && !p.Attacked(c, col) {
 			emit(wHanging+2*int(k), sign[col])

@@ -59,6 +59,28 @@ const kingDistCap = 8
 // kingWeakSize is the number of entries of the weak king-zone table.
 const kingWeakSize = 8
 
+// tropismIndex is the index of the middlegame weight of a knight, bishop,
+// rook or queen (k) dist king steps from the enemy king.
+func tropismIndex(k engine.Kind, dist uint8) int {
+	return wTropism + 2*(int(k-engine.Knight)*kingDistCap+int(min(dist, kingDistCap-1)))
+}
+
+// pawnKingIndex is the index of the middlegame weight of a pawn dist king
+// steps from its own king, or from the enemy's.
+func pawnKingIndex(enemy bool, dist uint8) int {
+	i := wPawnKing + 2*int(min(dist, kingDistCap-1))
+	if enemy {
+		i += 2 * kingDistCap
+	}
+	return i
+}
+
+// safeMobIndex is the index of the middlegame weight of a knight, bishop,
+// rook or queen with the given number of safe destinations.
+func safeMobIndex(k engine.Kind, safe int) int {
+	return wSafeMob + 2*(int(k-engine.Knight)*engine.MobilityBuckets+min(safe, engine.MobilityBuckets-1))
+}
+
 // passKingDist is the number of king distances to a passed pawn the
 // weights tell apart; farther counts as the last.
 const passKingDist = 8
@@ -148,7 +170,7 @@ func defaultWeights(nc int) []int32 {
 	// Stockfish's scores (its file of this change), as the king's safety
 	// and a piece's are the same on every board.
 	copy(w[wThreat:wKingGroup], handThreats[:])
-	copy(w[wCheck:wPST], handChecks[:])
+	copy(w[wCheck:wTropism], handChecks[:])
 	// The bishop pair, the king's pawn shield and the pawn-structure terms
 	// stay at zero here: hand-set values (docs/ai.md) were not shown
 	// stronger by arena; a learned weight file may set them.
