@@ -58,6 +58,9 @@ type boardInfo struct {
 	// kind); kingDistTerms: some tropism or pawn-king weight is not;
 	// safeMob: some safe-mobility weight is not (then threats is set too).
 	threats, kingDistTerms, safeMob bool
+	// lineTerms: some line, outpost, isolated-pawn or push-threat weight
+	// is not zero (then the pawn sets are collected too).
+	lineTerms bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -70,6 +73,16 @@ type boardInfo struct {
 	// pawnCap[colour][dir] are the cells a pawn attacks, laid out as
 	// pawnWay (the capture tables never list a cell twice).
 	pawnCap [2][2][]uint64
+	// line[cell*words:(cell+1)*words] is the cell's line: the cell and
+	// the ways of pawns of either colour and direction through it (a file
+	// on the standard board, both ways); adjLine the cells of the lines
+	// through the cell's king steps and those of its line's other cells,
+	// less its own line (the neighbouring files).
+	line, adjLine []uint64
+	// outpostStop[colour][dir][cell*words:(cell+1)*words] are the cells
+	// from which a pawn of that colour and direction attacks the cell, at
+	// once or after pushes.
+	outpostStop [2][2][]uint64
 	// words is the length of a bit set of cells.
 	words int
 }
@@ -144,8 +157,11 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range slices.Concat(bi.w[wThreat:wPassKing], bi.w[wCheck:wTropism], bi.w[wKingWeak:wSafeMob]) {
 		bi.threats = bi.threats || x != 0
 	}
-	for _, x := range bi.w[wSafeMob:wPST] {
+	for _, x := range bi.w[wSafeMob:wLines] {
 		bi.safeMob = bi.safeMob || x != 0
+	}
+	for _, x := range bi.w[wLines:wPST] {
+		bi.lineTerms = bi.lineTerms || x != 0
 	}
 	bi.threats = bi.threats || bi.safeMob
 	for _, x := range bi.w[wTropism:wKingWeak] {
@@ -220,7 +236,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	piecesOf := [2][]int16{splitBuf[0][1][:0], splitBuf[1][1][:0]}
 	var ps pawnSets
 	var prey [2][8]uint64 // the knights, bishops, rooks and queens, by colour
-	structure := bi.pawnStructure
+	structure := bi.pawnStructure || bi.lineTerms
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -382,6 +398,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		}
 		threatTerms(bi, kinds, &att, katt, &mg, &eg)
 	}
+	if bi.lineTerms {
+		lineTerms(p, bi, &ps, own, pawnCells, &prey, &att, &mg, &eg)
+	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
 		if bishops[c] >= 2 {
@@ -480,6 +499,81 @@ func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8
 				}
 			}
 		}
+	}
+}
+
+// lineTerms adds the rooks, queens and kings on lines without own pawns,
+// the knights and bishops no enemy pawn can drive away, the isolated
+// pawns and the pawns that could attack a piece by a safe push (ps filled
+// for every pawn, att the cells each side attacks, prey the pieces other
+// than pawns and kings).
+func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, pawnCells []int16, prey, att *[2][8]uint64, mg, eg *[2]int32) {
+	b := p.Board
+	w := bi.w
+	words := bi.words
+	var pawns [2][8]uint64
+	for c := range pawns {
+		for i := 0; i < words; i++ {
+			pawns[c][i] = ps.on[c][0][i] | ps.on[c][1][i]
+		}
+	}
+	meets := func(mask []uint64, set *[8]uint64) bool {
+		for i, m := range mask {
+			if m&set[i] != 0 {
+				return true
+			}
+		}
+		return false
+	}
+	for c := 0; c < 2; c++ {
+		them := 1 - c
+		for _, o := range own[c] {
+			j := -1
+			switch k := b[o].Kind(); k {
+			case engine.Rook, engine.Queen, engine.King:
+				line := bi.line[int(o)*words : int(o+1)*words]
+				if !meets(line, &pawns[c]) {
+					j = lineIndex(k, !meets(line, &pawns[them]))
+				}
+			case engine.Knight, engine.Bishop:
+				if !meets(bi.outpostStop[them][0][int(o)*words:int(o+1)*words], &ps.on[them][0]) &&
+					!meets(bi.outpostStop[them][1][int(o)*words:int(o+1)*words], &ps.on[them][1]) {
+					j = outpostIndex(k, ps.att[c][o>>6]>>(uint(o)&63)&1 != 0)
+				}
+			}
+			if j >= 0 {
+				mg[c] += w[j]
+				eg[c] += w[j+1]
+			}
+		}
+	}
+	g := p.Geo()
+	var isolated, hits [2]int32
+	for _, o := range pawnCells {
+		pc := b[o]
+		c, dir := pc.Color(), pc.Dir()
+		them := c.Other()
+		if !meets(bi.adjLine[int(o)*words:int(o+1)*words], &pawns[c]) {
+			isolated[c]++
+		}
+		push := g.PawnPush[c][dir]
+		if push == nil {
+			continue
+		}
+		for _, t := range push[o] {
+			bit := uint64(1) << (uint(t) & 63)
+			i := t >> 6
+			if b[t] != 0 || ps.att[them][i]&bit != 0 || (att[them][i]&bit != 0 && att[c][i]&bit == 0) {
+				continue
+			}
+			for i, m := range bi.pawnCap[c][dir][int(t)*words : int(t+1)*words] {
+				hits[c] += int32(bits.OnesCount64(m & prey[them][i]))
+			}
+		}
+	}
+	for c := 0; c < 2; c++ {
+		mg[c] += isolated[c]*w[wIsolated] + hits[c]*w[wPushHit]
+		eg[c] += isolated[c]*w[wIsolated+1] + hits[c]*w[wPushHit+1]
 	}
 }
 
@@ -697,6 +791,63 @@ func pawnTables(bi *boardInfo, g *engine.Geometry) {
 				}
 				set(bi.pawnWay[c][d][cell*words:(cell+1)*words], way)
 				set(bi.pawnStop[c][d][cell*words:(cell+1)*words], stop)
+			}
+		}
+	}
+	lineTables(bi, g)
+}
+
+// lineTables fills the line, neighbouring-line and outpost tables of bi
+// (after the pawn ways).
+func lineTables(bi *boardInfo, g *engine.Geometry) {
+	n, words := g.N, bi.words
+	bi.line = make([]uint64, n*words)
+	for cell := 0; cell < n; cell++ {
+		m := bi.line[cell*words : (cell+1)*words]
+		m[cell>>6] |= 1 << (uint(cell) & 63)
+		for c := 0; c < 2; c++ {
+			for d := 0; d < 2; d++ {
+				for i, x := range bi.pawnWay[c][d][cell*words : (cell+1)*words] {
+					m[i] |= x
+				}
+			}
+		}
+	}
+	bi.adjLine = make([]uint64, n*words)
+	for cell := 0; cell < n; cell++ {
+		own := bi.line[cell*words : (cell+1)*words]
+		m := bi.adjLine[cell*words : (cell+1)*words]
+		for x := 0; x < n; x++ {
+			if own[x>>6]>>(uint(x)&63)&1 == 0 {
+				continue
+			}
+			for _, y := range g.KingSteps[x] {
+				for i, z := range bi.line[int(y)*words : int(y+1)*words] {
+					m[i] |= z
+				}
+			}
+		}
+		for i := range m {
+			m[i] &^= own[i]
+		}
+	}
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			bi.outpostStop[c][d] = make([]uint64, n*words)
+			caps := g.PawnCap[c][d]
+			if caps == nil {
+				continue
+			}
+			for x := 0; x < n; x++ {
+				way := bi.pawnWay[c][d][x*words : (x+1)*words]
+				for y := 0; y < n; y++ {
+					if y != x && way[y>>6]>>(uint(y)&63)&1 == 0 {
+						continue
+					}
+					for _, t := range caps[y] {
+						bi.outpostStop[c][d][int(t)*words+x>>6] |= 1 << (uint(x) & 63)
+					}
+				}
 			}
 		}
 	}

@@ -207,6 +207,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			add(c, wShield, shield)
 		}
 	}
+	plainLines(p, add)
 	add(p.Side, wTempo, 1)
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
@@ -288,4 +289,103 @@ func plainPawn(p *engine.Position, cell int) (passed bool, guarded, stacked, hit
 		}
 	}
 	return passed, guarded, stacked, hits
+}
+
+// plainLine is the cell's line: the cell and every cell a pawn of either
+// colour and direction would cross from it.
+func plainLine(g *engine.Geometry, cell int) []int16 {
+	line := []int16{int16(cell)}
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			if g.PawnPush[c][d] != nil {
+				for _, x := range pawnWay(g.PawnPush[c][d], g.Promo[c][d], cell) {
+					if !slices.Contains(line, x) {
+						line = append(line, x)
+					}
+				}
+			}
+		}
+	}
+	return line
+}
+
+// plainLines adds the line, outpost, isolated-pawn and push-threat terms
+// cell by cell.
+func plainLines(p *engine.Position, add func(engine.Color, int, int32)) {
+	g := p.Geo()
+	b := p.Board
+	pawnIn := func(col engine.Color, cells []int16) bool {
+		for _, x := range cells {
+			if y := b[x]; y != 0 && y.Kind() == engine.Pawn && y.Color() == col {
+				return true
+			}
+		}
+		return false
+	}
+	// pawnAttacks: a pawn of colour col attacks cell (now).
+	pawnAttacks := func(col engine.Color, cell int16) bool {
+		for x, y := range b {
+			if y != 0 && y.Kind() == engine.Pawn && y.Color() == col && slices.Contains(g.PawnCap[col][y.Dir()][x], cell) {
+				return true
+			}
+		}
+		return false
+	}
+	for o, pc := range b {
+		if pc == 0 {
+			continue
+		}
+		col, k := pc.Color(), pc.Kind()
+		them := col.Other()
+		switch k {
+		case engine.Rook, engine.Queen, engine.King:
+			line := plainLine(g, o)
+			if !pawnIn(col, line) {
+				add(col, lineIndex(k, !pawnIn(them, line)), 1)
+			}
+		case engine.Knight, engine.Bishop:
+			reached := false
+			for x, y := range b {
+				if y == 0 || y.Kind() != engine.Pawn || y.Color() != them || g.PawnPush[them][y.Dir()] == nil {
+					continue
+				}
+				for _, z := range append([]int16{int16(x)}, pawnWay(g.PawnPush[them][y.Dir()], g.Promo[them][y.Dir()], x)...) {
+					if slices.Contains(g.PawnCap[them][y.Dir()][z], int16(o)) {
+						reached = true
+					}
+				}
+			}
+			if !reached {
+				add(col, outpostIndex(k, pawnAttacks(col, int16(o))), 1)
+			}
+		case engine.Pawn:
+			line := plainLine(g, o)
+			var next []int16
+			for _, x := range line {
+				for _, y := range g.KingSteps[x] {
+					for _, z := range plainLine(g, int(y)) {
+						if !slices.Contains(line, z) {
+							next = append(next, z)
+						}
+					}
+				}
+			}
+			if !pawnIn(col, next) {
+				add(col, wIsolated, 1)
+			}
+			if g.PawnPush[col][pc.Dir()] == nil {
+				continue
+			}
+			for _, t := range g.PawnPush[col][pc.Dir()][o] {
+				if b[t] != 0 || pawnAttacks(them, t) || (p.Attacked(int(t), them) && !p.Attacked(int(t), col)) {
+					continue
+				}
+				for _, x := range g.PawnCap[col][pc.Dir()][t] {
+					if y := b[x]; y != 0 && y.Color() == them && y.Kind() != engine.Pawn && y.Kind() != engine.King {
+						add(col, wPushHit, 1)
+					}
+				}
+			}
+		}
+	}
 }

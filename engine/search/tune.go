@@ -242,12 +242,80 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 			}
 		}
 	}
+	lineFeatures(p, bi, ps, func(c engine.Color, i int, n int32) {
+		if n != 0 {
+			emit(i, sign[c]*float32(n))
+		}
+	})
 	emit(wTempo, sign[p.Side])
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phase = float32(phaseNum) / float32(2*bi.startForce)
 	var score [2]int32
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return phase, float32(score[0] - score[1])
+}
+
+// lineFeatures emits the line, outpost, isolated-pawn and push-threat
+// terms cell by cell (ps: the pawns and the cells they attack by their
+// capture tables).
+func lineFeatures(p *engine.Position, bi *boardInfo, ps *pawnSets, emit func(engine.Color, int, int32)) {
+	b := p.Board
+	words := bi.words
+	pawnOn := func(c engine.Color, set []uint64) bool {
+		for x, y := range b {
+			if y != 0 && y.Kind() == engine.Pawn && y.Color() == c && setHas(set, x) {
+				return true
+			}
+		}
+		return false
+	}
+	var isolated, hits [2]int32
+	for o, pc := range b {
+		if pc == 0 {
+			continue
+		}
+		col, k := pc.Color(), pc.Kind()
+		them := col.Other()
+		switch k {
+		case engine.Rook, engine.Queen, engine.King:
+			line := bi.line[o*words : (o+1)*words]
+			if !pawnOn(col, line) {
+				emit(col, lineIndex(k, !pawnOn(them, line)), 1)
+			}
+		case engine.Knight, engine.Bishop:
+			safe := true
+			for x, y := range b {
+				if y != 0 && y.Kind() == engine.Pawn && y.Color() == them && setHas(bi.outpostStop[them][y.Dir()][o*words:(o+1)*words], x) {
+					safe = false
+				}
+			}
+			if safe {
+				emit(col, outpostIndex(k, setHas(ps.att[col][:], o)), 1)
+			}
+		case engine.Pawn:
+			if !pawnOn(col, bi.adjLine[o*words:(o+1)*words]) {
+				isolated[col]++
+			}
+			push := p.Geo().PawnPush[col][pc.Dir()]
+			if push == nil {
+				continue
+			}
+			for _, t := range push[o] {
+				if b[t] != 0 || setHas(ps.att[them][:], int(t)) || (p.Attacked(int(t), them) && !p.Attacked(int(t), col)) {
+					continue
+				}
+				for _, x := range p.Geo().PawnCap[col][pc.Dir()][t] {
+					if y := b[x]; y != 0 && y.Color() == them && y.Kind() != engine.Pawn && y.Kind() != engine.King {
+						hits[col]++
+					}
+				}
+			}
+		}
+	}
+	for c := engine.White; c <= engine.Black; c++ {
+		emit(c, wIsolated, isolated[c])
+		emit(c, wPushHit, hits[c])
+	}
 }
 
 // kindAttackSets are the cells c's pieces attack, by attacking kind,

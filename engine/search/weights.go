@@ -39,7 +39,11 @@ const (
 	wPawnKing  = wTropism + 2*4*kingDistCap             // pawn by its own king's, then the enemy king's, distance to it (capped): [2][dist] pairs
 	wKingWeak  = wPawnKing + 2*2*kingDistCap            // cells next to the king the enemy attacks and no own piece but the king defends, by count (capped), scaled by enemy force
 	wSafeMob   = wKingWeak + 2*kingWeakSize             // knight, bishop, rook or queen by its destinations no enemy pawn attacks: [k][m] pairs
-	wPST       = wSafeMob + 2*4*engine.MobilityBuckets  // by kind and cell class: [k][class] pairs
+	wLines     = wSafeMob + 2*4*engine.MobilityBuckets  // rook, queen or king on a line (a pawn's way through its cell, both ways) with no own pawn: [k][open] pairs, open when no pawn at all
+	wOutpost   = wLines + 2*3*2                         // knight or bishop on a cell no enemy pawn can attack, now or after pushes: [k][guarded by an own pawn] pairs
+	wIsolated  = wOutpost + 2*2*2                       // pawn with no own pawn on the lines next to its own
+	wPushHit   = wIsolated + 2                          // enemy piece (not a pawn) a pawn would attack after a safe push
+	wPST       = wPushHit + 2                           // by kind and cell class: [k][class] pairs
 )
 
 // checkIndex is the index of the middlegame weight of a cell from which an
@@ -79,6 +83,27 @@ func pawnKingIndex(enemy bool, dist uint8) int {
 // rook or queen with the given number of safe destinations.
 func safeMobIndex(k engine.Kind, safe int) int {
 	return wSafeMob + 2*(int(k-engine.Knight)*engine.MobilityBuckets+min(safe, engine.MobilityBuckets-1))
+}
+
+// lineIndex is the index of the middlegame weight of a rook, queen or
+// king (k) on a line with no own pawn, with no pawn at all when open.
+func lineIndex(k engine.Kind, open bool) int {
+	i := wLines + 4*int(k-engine.Rook)
+	if open {
+		i += 2
+	}
+	return i
+}
+
+// outpostIndex is the index of the middlegame weight of a knight or
+// bishop (k) on a cell no enemy pawn can attack, guarded by an own pawn
+// or not.
+func outpostIndex(k engine.Kind, guarded bool) int {
+	i := wOutpost + 4*int(k-engine.Knight)
+	if guarded {
+		i += 2
+	}
+	return i
 }
 
 // passKingDist is the number of king distances to a passed pawn the
@@ -121,9 +146,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
