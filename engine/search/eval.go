@@ -58,8 +58,8 @@ type boardInfo struct {
 	// kind); kingDistTerms: some tropism or pawn-king weight is not;
 	// safeMob: some safe-mobility weight is not (then threats is set too).
 	threats, kingDistTerms, safeMob bool
-	// lineTerms: some line, outpost, isolated-pawn or push-threat weight
-	// is not zero (then the pawn sets are collected too).
+	// lineTerms: some line, outpost, isolated-pawn, push-threat or
+	// phalanx weight is not zero (then the pawn sets are collected too).
 	lineTerms bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
@@ -504,7 +504,8 @@ func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8
 
 // lineTerms adds the rooks, queens and kings on lines without own pawns,
 // the knights and bishops no enemy pawn can drive away, the isolated
-// pawns and the pawns that could attack a piece by a safe push (ps filled
+// pawns, the pawns side by side with another and the pawns that could
+// attack a piece by a safe push (ps filled
 // for every pawn, att the cells each side attacks, prey the pieces other
 // than pawns and kings).
 func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, pawnCells []int16, prey, att *[2][8]uint64, mg, eg *[2]int32) {
@@ -555,6 +556,15 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 		them := c.Other()
 		if !meets(bi.adjLine[int(o)*words:int(o+1)*words], &pawns[c]) {
 			isolated[c]++
+		}
+		if d := bi.promoDist[c][dir][o]; d > 0 && int(d) < len(pawnBonus) {
+			for _, t := range g.KingSteps[o] {
+				if y := b[t]; y != 0 && y.Kind() == engine.Pawn && y.Color() == c && y.Dir() == dir && bi.promoDist[c][dir][t] == d {
+					mg[c] += w[wPhalanx+2*int(d)]
+					eg[c] += w[wPhalanx+2*int(d)+1]
+					break
+				}
+			}
 		}
 		push := g.PawnPush[c][dir]
 		if push == nil {

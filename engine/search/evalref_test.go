@@ -309,8 +309,33 @@ func plainLine(g *engine.Geometry, cell int) []int16 {
 	return line
 }
 
-// plainLines adds the line, outpost, isolated-pawn and push-threat terms
-// cell by cell.
+// plainPromoDist is the number of single pushes a pawn of colour col and
+// direction dir needs from cell to a promotion cell (255: never).
+func plainPromoDist(g *engine.Geometry, col engine.Color, dir, cell int) int {
+	push, promo := g.PawnPush[col][dir], g.Promo[col][dir]
+	if push == nil {
+		return noDistance
+	}
+	dist := map[int]int{cell: 0}
+	queue := []int{cell}
+	for len(queue) > 0 {
+		x := queue[0]
+		queue = queue[1:]
+		if promo[x] {
+			return dist[x]
+		}
+		for _, t := range push[x] {
+			if _, ok := dist[int(t)]; !ok {
+				dist[int(t)] = dist[x] + 1
+				queue = append(queue, int(t))
+			}
+		}
+	}
+	return noDistance
+}
+
+// plainLines adds the line, outpost, isolated-pawn, push-threat and
+// phalanx terms cell by cell.
 func plainLines(p *engine.Position, add func(engine.Color, int, int32)) {
 	g := p.Geo()
 	b := p.Board
@@ -372,6 +397,15 @@ func plainLines(p *engine.Position, add func(engine.Color, int, int32)) {
 			}
 			if !pawnIn(col, next) {
 				add(col, wIsolated, 1)
+			}
+			// Beside an own pawn of the same direction, as far from
+			// promotion (the distance by a breadth-first search here).
+			d := plainPromoDist(g, col, pc.Dir(), o)
+			for _, t := range g.KingSteps[o] {
+				if y := b[t]; d > 0 && d < len(pawnBonus) && y == pc && plainPromoDist(g, col, pc.Dir(), int(t)) == d {
+					add(col, wPhalanx+2*d, 1)
+					break
+				}
 			}
 			if g.PawnPush[col][pc.Dir()] == nil {
 				continue

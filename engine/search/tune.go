@@ -255,8 +255,8 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	return phase, float32(score[0] - score[1])
 }
 
-// lineFeatures emits the line, outpost, isolated-pawn and push-threat
-// terms cell by cell (ps: the pawns and the cells they attack by their
+// lineFeatures emits the line, outpost, isolated-pawn, push-threat and
+// phalanx terms cell by cell (ps: the pawns and the cells they attack by their
 // capture tables).
 func lineFeatures(p *engine.Position, bi *boardInfo, ps *pawnSets, emit func(engine.Color, int, int32)) {
 	b := p.Board
@@ -295,6 +295,14 @@ func lineFeatures(p *engine.Position, bi *boardInfo, ps *pawnSets, emit func(eng
 		case engine.Pawn:
 			if !pawnOn(col, bi.adjLine[o*words:(o+1)*words]) {
 				isolated[col]++
+			}
+			if d := bi.promoDist[col][pc.Dir()][o]; d > 0 && int(d) < len(pawnBonus) {
+				for _, t := range p.Geo().KingSteps[o] {
+					if y := b[t]; y == pc && bi.promoDist[col][pc.Dir()][t] == d {
+						emit(col, wPhalanx+2*int(d), 1)
+						break
+					}
+				}
 			}
 			push := p.Geo().PawnPush[col][pc.Dir()]
 			if push == nil {

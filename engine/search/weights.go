@@ -43,7 +43,8 @@ const (
 	wOutpost   = wLines + 2*3*2                         // knight or bishop on a cell no enemy pawn can attack, now or after pushes: [k][guarded by an own pawn] pairs
 	wIsolated  = wOutpost + 2*2*2                       // pawn with no own pawn on the lines next to its own
 	wPushHit   = wIsolated + 2                          // enemy piece (not a pawn) a pawn would attack after a safe push
-	wPST       = wPushHit + 2                           // by kind and cell class: [k][class] pairs
+	wPhalanx   = wPushHit + 2                           // pawn with an own pawn of the same direction beside it (a king step away, as many pushes from promotion), by pushes left (1..6)
+	wPST       = wPhalanx + 14                          // by kind and cell class: [k][class] pairs
 )
 
 // checkIndex is the index of the middlegame weight of a cell from which an
@@ -146,9 +147,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
