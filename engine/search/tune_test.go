@@ -197,3 +197,61 @@ func pawnsOf(p *engine.Position, bi *boardInfo) *pawnSets {
 	ps.fill(p, bi)
 	return ps
 }
+
+// The line, outpost, isolated-pawn, phalanx and push-threat terms mean
+// on the standard board what their chess names say.
+func TestLineTerms(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	bi := infoFor(v)
+	// White: the rook on e1 has an open file, the king on g1 its own g2
+	// pawn in front; the knight on e5 is an outpost (no black pawn can
+	// ever attack e5) guarded by d4; d4 is isolated; a2-b2 and f2-g2-h2
+	// stand side by side; g2-g3 would attack the knight on f4 on a cell
+	// f2 guards. Black: the rook on c8 has an open file, the one on f8 a
+	// half-open one (White's f2), the king on e8 an open one; the knight
+	// on f4 is no outpost (g2-g3 reaches it); d5 is isolated; a7-b7 and
+	// g7-h7 stand side by side; no push of Black's attacks a piece.
+	pos, err := v.ParsePosition("2r1kr2/pp4pp/8/3pN3/3P1n2/8/PP3PPP/4R1K1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[[2]int]int32{}
+	ps := pawnsOf(pos, bi)
+	lineFeatures(pos, bi, ps, func(c engine.Color, i int, n int32) {
+		got[[2]int{int(c), i}] += n
+	})
+	want := map[[2]int]int32{
+		{0, lineIndex(engine.Rook, true)}:      1,
+		{0, outpostIndex(engine.Knight, true)}: 1,
+		{0, wIsolated}:                         1,
+		{0, wPushHit}:                          1,
+		{1, lineIndex(engine.Rook, true)}:      1,
+		{1, lineIndex(engine.Rook, false)}:     1,
+		{1, lineIndex(engine.King, true)}:      1,
+		{1, wIsolated}:                         1,
+		{1, wPushHit}:                          0,
+	}
+	for k, n := range want {
+		if got[k] != n {
+			t.Errorf("colour %d, weight %d: %d, want %d", k[0], k[1], got[k], n)
+		}
+	}
+	for k, n := range got {
+		if _, ok := want[k]; !ok && n != 0 && (k[1] < wPhalanx || k[1] >= wPST) {
+			t.Errorf("colour %d, weight %d: %d, want none", k[0], k[1], n)
+		}
+	}
+	// Side by side: five white pawns and four black ones, six pushes
+	// from promotion each.
+	for c, n := range []int32{5, 4} {
+		for d := 1; d <= 6; d++ {
+			w := int32(0)
+			if d == 6 {
+				w = n
+			}
+			if g := got[[2]int{c, wPhalanx + 2*d}]; g != w {
+				t.Errorf("colour %d: %d pawns side by side %d pushes from promotion, want %d", c, g, d, w)
+			}
+		}
+	}
+}
