@@ -79,6 +79,10 @@ type boardInfo struct {
 	// through the cell's king steps and those of its line's other cells,
 	// less its own line (the neighbouring files).
 	line, adjLine []uint64
+	// beside[colour][dir][cell*words:(cell+1)*words] are the king steps
+	// from the cell as many pushes from promotion as the cell, for a pawn
+	// of that colour and direction.
+	beside [2][2][]uint64
 	// outpostStop[colour][dir][cell*words:(cell+1)*words] are the cells
 	// from which a pawn of that colour and direction attacks the cell, at
 	// once or after pushes.
@@ -557,14 +561,9 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 		if !meets(bi.adjLine[int(o)*words:int(o+1)*words], &pawns[c]) {
 			isolated[c]++
 		}
-		if d := bi.promoDist[c][dir][o]; d > 0 && int(d) < len(pawnBonus) {
-			for _, t := range g.KingSteps[o] {
-				if y := b[t]; y != 0 && y.Kind() == engine.Pawn && y.Color() == c && y.Dir() == dir && bi.promoDist[c][dir][t] == d {
-					mg[c] += w[wPhalanx+2*int(d)]
-					eg[c] += w[wPhalanx+2*int(d)+1]
-					break
-				}
-			}
+		if d := bi.promoDist[c][dir][o]; d > 0 && int(d) < len(pawnBonus) && meets(bi.beside[c][dir][int(o)*words:int(o+1)*words], &ps.on[c][dir]) {
+			mg[c] += w[wPhalanx+2*int(d)]
+			eg[c] += w[wPhalanx+2*int(d)+1]
 		}
 		push := g.PawnPush[c][dir]
 		if push == nil {
@@ -807,8 +806,8 @@ func pawnTables(bi *boardInfo, g *engine.Geometry) {
 	lineTables(bi, g)
 }
 
-// lineTables fills the line, neighbouring-line and outpost tables of bi
-// (after the pawn ways).
+// lineTables fills the line, neighbouring-line, beside and outpost tables
+// of bi (after the pawn ways and promotion distances).
 func lineTables(bi *boardInfo, g *engine.Geometry) {
 	n, words := g.N, bi.words
 	bi.line = make([]uint64, n*words)
@@ -843,6 +842,14 @@ func lineTables(bi *boardInfo, g *engine.Geometry) {
 	}
 	for c := 0; c < 2; c++ {
 		for d := 0; d < 2; d++ {
+			bi.beside[c][d] = make([]uint64, n*words)
+			for cell := 0; cell < n; cell++ {
+				for _, t := range g.KingSteps[cell] {
+					if bi.promoDist[c][d][t] == bi.promoDist[c][d][cell] {
+						bi.beside[c][d][cell*words+int(t)>>6] |= 1 << (uint(t) & 63)
+					}
+				}
+			}
 			bi.outpostStop[c][d] = make([]uint64, n*words)
 			caps := g.PawnCap[c][d]
 			if caps == nil {
