@@ -83,6 +83,9 @@ type boardInfo struct {
 	// from the cell as many pushes from promotion as the cell, for a pawn
 	// of that colour and direction.
 	beside [2][2][]uint64
+	// pushReach[colour][dir][cell*words:(cell+1)*words] are the cells a
+	// pawn there would attack after a single push.
+	pushReach [2][2][]uint64
 	// outpostStop[colour][dir][cell*words:(cell+1)*words] are the cells
 	// from which a pawn of that colour and direction attacks the cell, at
 	// once or after pushes.
@@ -403,7 +406,12 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		threatTerms(bi, kinds, &att, katt, &mg, &eg)
 	}
 	if bi.lineTerms {
-		lineTerms(p, bi, &ps, own, pawnCells, &prey, &att, &mg, &eg)
+		// The pieces other than pawns are listed apart with bi.safeMob.
+		lists := own
+		if bi.safeMob {
+			lists = piecesOf
+		}
+		lineTerms(p, bi, &ps, lists, pawnCells, &prey, &att, &mg, &eg)
 	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
@@ -509,7 +517,8 @@ func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8
 // lineTerms adds the rooks, queens and kings on lines without own pawns,
 // the knights and bishops no enemy pawn can drive away, the isolated
 // pawns, the pawns side by side with another and the pawns that could
-// attack a piece by a safe push (ps filled
+// attack a piece by a safe push (own lists at least each side's pieces
+// other than pawns, ps filled
 // for every pawn, att the cells each side attacks, prey the pieces other
 // than pawns and kings).
 func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, pawnCells []int16, prey, att *[2][8]uint64, mg, eg *[2]int32) {
@@ -566,7 +575,7 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 			eg[c] += w[wPhalanx+2*int(d)+1]
 		}
 		push := g.PawnPush[c][dir]
-		if push == nil {
+		if push == nil || !meets(bi.pushReach[c][dir][int(o)*words:int(o+1)*words], &prey[them]) {
 			continue
 		}
 		for _, t := range push[o] {
@@ -806,8 +815,8 @@ func pawnTables(bi *boardInfo, g *engine.Geometry) {
 	lineTables(bi, g)
 }
 
-// lineTables fills the line, neighbouring-line, beside and outpost tables
-// of bi (after the pawn ways and promotion distances).
+// lineTables fills the line, neighbouring-line, beside, push-reach and
+// outpost tables of bi (after the pawn tables and promotion distances).
 func lineTables(bi *boardInfo, g *engine.Geometry) {
 	n, words := g.N, bi.words
 	bi.line = make([]uint64, n*words)
@@ -851,9 +860,19 @@ func lineTables(bi *boardInfo, g *engine.Geometry) {
 				}
 			}
 			bi.outpostStop[c][d] = make([]uint64, n*words)
+			bi.pushReach[c][d] = make([]uint64, n*words)
 			caps := g.PawnCap[c][d]
 			if caps == nil {
 				continue
+			}
+			if push := g.PawnPush[c][d]; push != nil {
+				for cell := 0; cell < n; cell++ {
+					for _, t := range push[cell] {
+						for i, m := range bi.pawnCap[c][d][int(t)*words : int(t+1)*words] {
+							bi.pushReach[c][d][cell*words+i] |= m
+						}
+					}
+				}
 			}
 			for x := 0; x < n; x++ {
 				way := bi.pawnWay[c][d][x*words : (x+1)*words]

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
+	"sync"
 	"testing"
 
 	"topochess/engine"
@@ -291,17 +293,81 @@ func plainPawn(p *engine.Position, cell int) (passed bool, guarded, stacked, hit
 	return passed, guarded, stacked, hits
 }
 
+// plainCache keeps what the plain evaluation asks of a board's geometry
+// many times per position: by kind of question, board and cell.
+var plainCache struct {
+	sync.Mutex
+	m map[plainKey][]int16
+}
+
+type plainKey struct {
+	what string
+	g    *engine.Geometry
+	cell int
+}
+
+// cached returns compute(), computed once per question, board and cell.
+func cached(what string, g *engine.Geometry, cell int, compute func() []int16) []int16 {
+	k := plainKey{what, g, cell}
+	plainCache.Lock()
+	v, ok := plainCache.m[k]
+	plainCache.Unlock()
+	if ok {
+		return v
+	}
+	v = compute()
+	plainCache.Lock()
+	if plainCache.m == nil {
+		plainCache.m = map[plainKey][]int16{}
+	}
+	plainCache.m[k] = v
+	plainCache.Unlock()
+	return v
+}
+
 // plainLine is the cell's line: the cell and every cell a pawn of either
 // colour and direction would cross from it.
 func plainLine(g *engine.Geometry, cell int) []int16 {
-	line := []int16{int16(cell)}
-	for c := 0; c < 2; c++ {
-		for d := 0; d < 2; d++ {
-			if g.PawnPush[c][d] != nil {
-				for _, x := range pawnWay(g.PawnPush[c][d], g.Promo[c][d], cell) {
-					if !slices.Contains(line, x) {
-						line = append(line, x)
+	return cached("line", g, cell, func() []int16 { return computeLine(g, cell) })
+}
+
+// plainNextLines are the cells of the lines through the king steps of
+// the cell's line, less that line.
+func plainNextLines(g *engine.Geometry, cell int) []int16 {
+	return cached("next", g, cell, func() []int16 {
+		line := plainLine(g, cell)
+		var next []int16
+		for _, x := range line {
+			for _, y := range g.KingSteps[x] {
+				for _, z := range plainLine(g, int(y)) {
+					if !slices.Contains(line, z) && !slices.Contains(next, z) {
+						next = append(next, z)
 					}
+				}
+			}
+		}
+		return next
+	})
+}
+
+// plainWay is pawnWay for a pawn of colour col and direction dir (nil
+// when such pawns never move).
+func plainWay(g *engine.Geometry, col engine.Color, dir, cell int) []int16 {
+	return cached(fmt.Sprint("way", col, dir), g, cell, func() []int16 {
+		if g.PawnPush[col][dir] == nil {
+			return nil
+		}
+		return pawnWay(g.PawnPush[col][dir], g.Promo[col][dir], cell)
+	})
+}
+
+func computeLine(g *engine.Geometry, cell int) []int16 {
+	line := []int16{int16(cell)}
+	for c := engine.White; c <= engine.Black; c++ {
+		for d := 0; d < 2; d++ {
+			for _, x := range plainWay(g, c, d, cell) {
+				if !slices.Contains(line, x) {
+					line = append(line, x)
 				}
 			}
 		}
@@ -374,7 +440,7 @@ func plainLines(p *engine.Position, add func(engine.Color, int, int32)) {
 				if y == 0 || y.Kind() != engine.Pawn || y.Color() != them || g.PawnPush[them][y.Dir()] == nil {
 					continue
 				}
-				for _, z := range append([]int16{int16(x)}, pawnWay(g.PawnPush[them][y.Dir()], g.Promo[them][y.Dir()], x)...) {
+				for _, z := range append([]int16{int16(x)}, plainWay(g, them, y.Dir(), x)...) {
 					if slices.Contains(g.PawnCap[them][y.Dir()][z], int16(o)) {
 						reached = true
 					}
@@ -384,18 +450,7 @@ func plainLines(p *engine.Position, add func(engine.Color, int, int32)) {
 				add(col, outpostIndex(k, pawnAttacks(col, int16(o))), 1)
 			}
 		case engine.Pawn:
-			line := plainLine(g, o)
-			var next []int16
-			for _, x := range line {
-				for _, y := range g.KingSteps[x] {
-					for _, z := range plainLine(g, int(y)) {
-						if !slices.Contains(line, z) {
-							next = append(next, z)
-						}
-					}
-				}
-			}
-			if !pawnIn(col, next) {
+			if !pawnIn(col, plainNextLines(g, o)) {
 				add(col, wIsolated, 1)
 			}
 			// Beside an own pawn of the same direction, as far from
