@@ -525,12 +525,6 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 	b := p.Board
 	w := bi.w
 	words := bi.words
-	var pawns [2][8]uint64
-	for c := range pawns {
-		for i := 0; i < words; i++ {
-			pawns[c][i] = ps.on[c][0][i] | ps.on[c][1][i]
-		}
-	}
 	meets := func(mask []uint64, set *[8]uint64) bool {
 		for i, m := range mask {
 			if m&set[i] != 0 {
@@ -546,13 +540,13 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 			switch k := b[o].Kind(); k {
 			case engine.Rook, engine.Queen, engine.King:
 				line := bi.line[int(o)*words : int(o+1)*words]
-				if !meets(line, &pawns[c]) {
-					j = lineIndex(k, !meets(line, &pawns[them]))
+				if !ps.any(engine.Color(c), line) {
+					j = lineIndex(k, !ps.any(engine.Color(them), line))
 				}
 			case engine.Knight, engine.Bishop:
 				if !meets(bi.outpostStop[them][0][int(o)*words:int(o+1)*words], &ps.on[them][0]) &&
 					!meets(bi.outpostStop[them][1][int(o)*words:int(o+1)*words], &ps.on[them][1]) {
-					j = outpostIndex(k, ps.att[c][o>>6]>>(uint(o)&63)&1 != 0)
+					j = outpostIndex(k, setHas(ps.att[c][:], int(o)))
 				}
 			}
 			if j >= 0 {
@@ -567,7 +561,7 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 		pc := b[o]
 		c, dir := pc.Color(), pc.Dir()
 		them := c.Other()
-		if !meets(bi.adjLine[int(o)*words:int(o+1)*words], &pawns[c]) {
+		if !ps.any(c, bi.adjLine[int(o)*words:int(o+1)*words]) {
 			isolated[c]++
 		}
 		if d := bi.promoDist[c][dir][o]; d > 0 && int(d) < len(pawnBonus) && meets(bi.beside[c][dir][int(o)*words:int(o+1)*words], &ps.on[c][dir]) {
@@ -651,6 +645,9 @@ func (ps *pawnSets) any(c engine.Color, mask []uint64) bool {
 	}
 	return false
 }
+
+// setHas reports whether cell is in the bit set.
+func setHas(set []uint64, cell int) bool { return set[cell>>6]>>(cell&63)&1 != 0 }
 
 // pawnAttack marks the cells the pawn attacks in ps and counts the pieces
 // of prey on them.
@@ -836,7 +833,7 @@ func lineTables(bi *boardInfo, g *engine.Geometry) {
 		own := bi.line[cell*words : (cell+1)*words]
 		m := bi.adjLine[cell*words : (cell+1)*words]
 		for x := 0; x < n; x++ {
-			if own[x>>6]>>(uint(x)&63)&1 == 0 {
+			if !setHas(own, x) {
 				continue
 			}
 			for _, y := range g.KingSteps[x] {
@@ -877,7 +874,7 @@ func lineTables(bi *boardInfo, g *engine.Geometry) {
 			for x := 0; x < n; x++ {
 				way := bi.pawnWay[c][d][x*words : (x+1)*words]
 				for y := 0; y < n; y++ {
-					if y != x && way[y>>6]>>(uint(y)&63)&1 == 0 {
+					if y != x && !setHas(way, y) {
 						continue
 					}
 					for _, t := range caps[y] {

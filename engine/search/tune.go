@@ -368,9 +368,6 @@ func checkReach(p *engine.Position, cell int, k engine.Kind, words int) []uint64
 	return reach
 }
 
-// setHas reports whether cell is in the bit set.
-func setHas(set []uint64, cell int) bool { return set[cell>>6]>>(cell&63)&1 != 0 }
-
 // TuneOptions steer Fit.
 type TuneOptions struct {
 	// Iterations of full-batch gradient descent (Adam).
