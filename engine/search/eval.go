@@ -243,6 +243,8 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	piecesOf := [2][]int16{splitBuf[0][1][:0], splitBuf[1][1][:0]}
 	var ps pawnSets
 	var prey [2][8]uint64 // the knights, bishops, rooks and queens, by colour
+	// The pieces but kings, by colour and kind (for the threats).
+	var kindSets [2][victimKinds + 1][8]uint64
 	structure := bi.pawnStructure || bi.lineTerms
 	for c, pc := range b {
 		if pc == 0 {
@@ -293,6 +295,7 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		case engine.Bishop:
 			bishops[col]++
 		}
+		kindSets[col][k][c>>6] |= 1 << (uint(c) & 63)
 		if k != engine.Pawn {
 			prey[col][c>>6] |= 1 << (uint(c) & 63)
 		}
@@ -393,16 +396,9 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 			eg[col] += w[wHanging+2*int(pc.Kind())+1]
 		}
 	}
-	var kinds *[2][victimKinds + 1][8]uint64 // the pieces but kings, by colour and kind, with bi.threats
+	var kinds *[2][victimKinds + 1][8]uint64 // with bi.threats
 	if bi.threats {
-		kinds = new([2][victimKinds + 1][8]uint64)
-		for c := range own {
-			for _, o := range own[c] {
-				if k := b[o].Kind(); k != engine.King {
-					kinds[c][k][o>>6] |= 1 << (uint(o) & 63)
-				}
-			}
-		}
+		kinds = &kindSets
 		threatTerms(bi, kinds, &att, katt, &mg, &eg)
 	}
 	if bi.lineTerms {
