@@ -200,6 +200,19 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		s.static[ply] = static
 		improving = ply >= 2 && s.static[ply-2] != noStatic && static > s.static[ply-2]
 	}
+	if !inCheck && !pvNode && !singular && depth <= razorDepth && quietWindow &&
+		static+razorMargin*int32(depth) < alpha {
+		// Razoring: so far below alpha near the horizon that a quiet move
+		// is not expected to help; when the captures (the quiescence
+		// search) do not either, the node fails low.
+		v := s.quiesce(ply, 0, alpha, alpha+1)
+		if s.stopped {
+			return 0
+		}
+		if v <= alpha {
+			return v
+		}
+	}
 	if !inCheck && !pvNode && !singular {
 		// Reverse futility: so far above beta near the horizon that no
 		// quiet reply of the opponent is expected to bring it back.
@@ -272,9 +285,10 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 	best := int32(-infinity)
 	bestMove := engine.Move{}
 	// Quiet moves late in the order of a node near the horizon, or that
-	// cannot lift a poor position to alpha, and captures that lose their
-	// exchange close to it, are not searched at all (never the first
-	// move, so that the node keeps a real score).
+	// cannot lift a poor position to alpha, or that leave the moved piece
+	// to an exchange losing more than seeQuietMargin·depth², and captures
+	// that lose their exchange close to it, are not searched at all
+	// (never the first move, so that the node keeps a real score).
 	prune := !pvNode && !inCheck && quietWindow && depth <= lmpDepth
 	futile := prune && depth <= futilityDepth && static+futilityMargin[depth] <= alpha
 	quiets := s.quiets[ply][:0]
@@ -296,7 +310,8 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				continue
 			}
 		}
-		if i > 0 && prune && quiet && (futile || i >= lateMoves[b2i(improving)][depth]) && !s.isKiller(m, ply) {
+		if i > 0 && prune && quiet && !s.isKiller(m, ply) && (futile || i >= lateMoves[b2i(improving)][depth] ||
+			!s.seeGE(m, -seeQuietMargin*int32(depth*depth))) {
 			u := pos.Make(m)
 			check := pos.InCheck()
 			pos.Unmake(m, u)
@@ -482,6 +497,12 @@ const (
 	// Singular extensions from this depth on, with a margin per ply.
 	seDepth  = 6
 	seMargin = 2
+	// Razoring within razorDepth plies, below alpha by razorMargin a ply.
+	razorDepth  = 3
+	razorMargin = 250
+	// A quiet move whose exchange loses more than seeQuietMargin·depth²
+	// is pruned like a late one.
+	seeQuietMargin = 20
 )
 
 var (
