@@ -200,20 +200,19 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		s.static[ply] = static
 		improving = ply >= 2 && s.static[ply-2] != noStatic && static > s.static[ply-2]
 	}
-	if !inCheck && !pvNode && !singular && depth <= razorDepth && quietWindow &&
-		static+razorMargin*int32(depth) < alpha {
+	if !inCheck && !pvNode && !singular {
 		// Razoring: so far below alpha near the horizon that a quiet move
 		// is not expected to help; when the captures (the quiescence
 		// search) do not either, the node fails low.
-		v := s.quiesce(ply, 0, alpha, alpha+1)
-		if s.stopped {
-			return 0
+		if depth <= razorDepth && quietWindow && static+razorMargin*int32(depth) < alpha {
+			v := s.quiesce(ply, 0, alpha, alpha+1)
+			if s.stopped {
+				return 0
+			}
+			if v <= alpha {
+				return v
+			}
 		}
-		if v <= alpha {
-			return v
-		}
-	}
-	if !inCheck && !pvNode && !singular {
 		// Reverse futility: so far above beta near the horizon that no
 		// quiet reply of the opponent is expected to bring it back.
 		margin := rfpMargin * int32(depth)
