@@ -16,7 +16,7 @@ func TestGenerateSmall(t *testing.T) {
 	have := []Puzzle{
 		{ID: "standard-7", MateIn: 2}, {ID: "standard-2", MateIn: 3}, {ID: "standard-3", WinIn: 1},
 	}
-	cfg := GenConfig{PerKind: 1, Games: 24, MaxPlies: 120, Seed: 5, Have: have}
+	cfg := GenConfig{PerKind: 1, Games: 40, MaxPlies: 120, Seed: 5, Have: have}
 	a, err := Generate(context.Background(), "standard", cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -66,13 +66,13 @@ func (s *Searcher) searchRoot(rs *rootMoves, depth int, alpha, beta int32) (int3
 		s.hist = append(s.hist, pos.Hash)
 		var v int32
 		if i == 0 {
-			v = -s.negamax(depth-1, 1, -beta, -alpha, true)
+			v = -s.negamax(depth-1, 1, -beta, -alpha, true, false)
 		} else {
 			// The move must beat alpha after its own noise is added.
 			a := alpha - rm.noise
-			v = -s.negamax(depth-1, 1, -a-1, -a, true)
+			v = -s.negamax(depth-1, 1, -a-1, -a, true, true)
 			if v > a && !s.stopped {
-				v = -s.negamax(depth-1, 1, -beta, -a, true)
+				v = -s.negamax(depth-1, 1, -beta, -a, true, false)
 			}
 		}
 		s.hist = s.hist[:len(s.hist)-1]
@@ -141,7 +141,11 @@ func (s *Searcher) repeated() bool {
 	return false
 }
 
-func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) int32 {
+// negamax searches the current position to depth plies in the window
+// (alpha, beta). cutNode marks a node expected to fail high: the null-window
+// search of a move after the first, and every second node below it along
+// the first moves; late moves are reduced a ply more there.
+func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull, cutNode bool) int32 {
 	s.pvLen[ply] = ply
 	if s.tick() {
 		return 0
@@ -233,7 +237,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		u := pos.MakeNull()
 		s.hist = append(s.hist, pos.Hash)
 		s.lastTo[ply+1], s.lastKey[ply+1] = -1, -1
-		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false)
+		v := -s.negamax(depth-1-r, ply+1, -beta, -beta+1, false, !cutNode)
 		s.hist = s.hist[:len(s.hist)-1]
 		pos.UnmakeNull(u)
 		if s.stopped {
@@ -241,6 +245,46 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		}
 		if v >= beta {
 			return beta
+		}
+	}
+
+	// ProbCut: a capture whose shallow search clears beta by a margin
+	// is taken to hold beta at full depth too. Only captures whose
+	// exchange alone reaches the margin are tried, first in the
+	// quiescence search, and not when the table already says the node
+	// stays below it.
+	if !pvNode && !singular && !inCheck && depth >= probCutDepth && quietWindow {
+		pcBeta := beta + probCutMargin
+		if improving {
+			pcBeta -= probCutMargin / 4
+		}
+		if pcBeta < mateBound && !(hit && int(e.depth) >= depth-3 && fromTT(e.score, ply) < pcBeta) {
+			ms := pos.AppendNoisy(s.moves[ply][:0])
+			s.moves[ply] = ms[:0]
+			for _, m := range ms {
+				if m.Promo != engine.NoKind && m.Promo != engine.Queen {
+					continue
+				}
+				if !s.seeGE(m, pcBeta-static) {
+					continue
+				}
+				s.played(ply+1, m)
+				u := pos.Make(m)
+				s.hist = append(s.hist, pos.Hash)
+				v := -s.quiesce(ply+1, 0, -pcBeta, -pcBeta+1)
+				if v >= pcBeta && !s.stopped {
+					v = -s.negamax(depth-4, ply+1, -pcBeta, -pcBeta+1, true, !cutNode)
+				}
+				s.hist = s.hist[:len(s.hist)-1]
+				pos.Unmake(m, u)
+				if s.stopped {
+					return 0
+				}
+				if v >= pcBeta {
+					s.tt.store(pos.Hash, depth-3, v, boundLower, m, ply)
+					return v
+				}
+			}
 		}
 	}
 
@@ -255,7 +299,7 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		if tv := fromTT(e.score, ply); tv > -mateBound && tv < mateBound {
 			sBeta := tv - seMargin*int32(depth)
 			s.excluded[ply] = tm
-			v := s.negamax((depth-1)/2, ply, sBeta-1, sBeta, false)
+			v := s.negamax((depth-1)/2, ply, sBeta-1, sBeta, false, cutNode)
 			s.excluded[ply] = engine.Move{}
 			if s.stopped {
 				return 0
@@ -324,9 +368,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 		var v int32
 		if i == 0 {
 			if m.Same(tm) {
-				v = -s.negamax(depth-1+extend, ply+1, -beta, -alpha, true)
+				v = -s.negamax(depth-1+extend, ply+1, -beta, -alpha, true, !pvNode && !cutNode)
 			} else {
-				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true, !pvNode && !cutNode)
 			}
 		} else {
 			// Late move reduction for quiet moves down the order, growing
@@ -340,6 +384,9 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 				if !improving {
 					r++
 				}
+				if cutNode {
+					r++
+				}
 				// Less for a move with a good history, more for a bad one
 				// (the counter move counts as good).
 				if k := sc[i]; k >= orderKiller-2 {
@@ -348,13 +395,17 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull bool) in
 					r -= int(max(-3*historyCap, min(k, 3*historyCap)) / (historyCap * 3 / 4))
 				}
 				r = max(0, min(r, depth-2))
+			} else if depth >= 3 && i >= 2 && !inCheck && !quiet && losingKey(sc[i]) && !pos.InCheck() {
+				// A capture that loses its exchange is reduced like a
+				// quiet move of its rank.
+				r = max(0, min(lmr[min(depth, 63)][min(i, 63)]-b2i(pvNode), depth-2))
 			}
-			v = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, true)
+			v = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, true, true)
 			if v > alpha && r > 0 && !s.stopped {
-				v = -s.negamax(depth-1, ply+1, -alpha-1, -alpha, true)
+				v = -s.negamax(depth-1, ply+1, -alpha-1, -alpha, true, !cutNode)
 			}
 			if v > alpha && v < beta && !s.stopped {
-				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true)
+				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true, false)
 			}
 		}
 		s.hist = s.hist[:len(s.hist)-1]
@@ -425,6 +476,25 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 	var ms []engine.Move
 	best := int32(-infinity)
 	var stand int32
+	// The node's score goes to the table at depth 0 (a bound unless it
+	// falls inside the window), with the capture that raised alpha,
+	// unless the table already holds the position (from a deeper search)
+	// or the node searched evasions.
+	qAlpha := alpha
+	var qBest engine.Move
+	qHit := false
+	qStore := func(v int32) {
+		if !evade && !qHit && !s.stopped {
+			b := boundUpper
+			switch {
+			case v >= beta:
+				b = boundLower
+			case v > qAlpha:
+				b = boundExact
+			}
+			s.tt.store(pos.Hash, 0, v, b, qBest, ply)
+		}
+	}
 	if evade {
 		ms = pos.AppendLegal(s.moves[ply][:0])
 		if len(ms) == 0 {
@@ -434,12 +504,14 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 		// Any table entry is at least as deep as this node: its bound
 		// settles the node when it falls outside the window.
 		if e, hit := s.tt.probe(pos.Hash); hit {
+			qHit = true
 			if v, ok := ttCutoff(e, ply, alpha, beta); ok {
 				return v
 			}
 		}
 		stand = s.corrected()
 		if stand >= beta {
+			qStore(stand)
 			return stand
 		}
 		alpha = max(alpha, stand)
@@ -477,12 +549,14 @@ func (s *Searcher) quiesce(ply, qdepth int, alpha, beta int32) int32 {
 			best = v
 			if v > alpha {
 				alpha = v
+				qBest = m
 				if v >= beta {
 					break
 				}
 			}
 		}
 	}
+	qStore(best)
 	return best
 }
 
@@ -496,6 +570,10 @@ const (
 	// Singular extensions from this depth on, with a margin per ply.
 	seDepth  = 6
 	seMargin = 2
+	// ProbCut from this depth on, a capture's shallow search (4 plies
+	// less) clearing beta by this margin (a quarter less when improving).
+	probCutDepth  = 5
+	probCutMargin = 200
 	// Razoring within razorDepth plies, below alpha by razorMargin a ply.
 	razorDepth  = 3
 	razorMargin = 250

@@ -119,3 +119,30 @@ func TestTTBucket(t *testing.T) {
 		t.Error("the new position was not stored")
 	}
 }
+
+// TestQuiescenceStores: a quiescence node leaves its score in the table at
+// depth 0, exact when inside the window, with the capture that made it.
+func TestQuiescenceStores(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	// White's pawn on d4 takes the queen on e5.
+	p, err := v.ParsePosition("w Ka1,Pd4,qe5,kh8 - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSearcher()
+	static, q := s.quietScore(p)
+	if q < static+500 {
+		t.Fatalf("quiescence %d does not see the queen won (static %d)", q, static)
+	}
+	e, ok := s.tt.probe(p.Hash)
+	if !ok || e.depth != 0 || e.bound != boundExact || fromTT(e.score, 0) != q {
+		t.Fatalf("table entry %+v (hit %v), want depth 0, exact, score %d", e, ok, q)
+	}
+	if e.from != 27 || e.to != 36 {
+		t.Errorf("stored move %d-%d, want d4-e5 (27-36)", e.from, e.to)
+	}
+	// The entry settles the node the next time.
+	if _, again := s.quietScore(p); again != q {
+		t.Errorf("second quiescence search %d, want %d", again, q)
+	}
+}
