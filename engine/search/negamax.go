@@ -367,38 +367,40 @@ func (s *Searcher) negamax(depth, ply int, alpha, beta int32, allowNull, cutNode
 		s.hist = append(s.hist, pos.Hash)
 		var v int32
 		if i == 0 {
+			d := depth - 1
 			if m.Same(tm) {
-				v = -s.negamax(depth-1+extend, ply+1, -beta, -alpha, true, !pvNode && !cutNode)
-			} else {
-				v = -s.negamax(depth-1, ply+1, -beta, -alpha, true, !pvNode && !cutNode)
+				d += extend
 			}
+			v = -s.negamax(d, ply+1, -beta, -alpha, true, !pvNode && !cutNode)
 		} else {
-			// Late move reduction for quiet moves down the order, growing
-			// with the depth and the move's rank.
+			// Late move reduction for quiet moves down the order, and for
+			// captures that lose their exchange, growing with the depth
+			// and the move's rank.
 			r := 0
-			if depth >= 3 && i >= 2 && !inCheck && quiet && !s.isKiller(m, ply) && !pos.InCheck() {
-				r = lmr[min(depth, 63)][min(i, 63)]
-				if pvNode {
-					r--
-				}
-				if !improving {
-					r++
-				}
-				if cutNode {
-					r++
-				}
-				// Less for a move with a good history, more for a bad one
-				// (the counter move counts as good).
-				if k := sc[i]; k >= orderKiller-2 {
-					r--
-				} else {
-					r -= int(max(-3*historyCap, min(k, 3*historyCap)) / (historyCap * 3 / 4))
+			if depth >= 3 && i >= 2 && !inCheck {
+				switch {
+				case quiet && !s.isKiller(m, ply) && !pos.InCheck():
+					r = lmr[min(depth, 63)][min(i, 63)]
+					if pvNode {
+						r--
+					}
+					if !improving {
+						r++
+					}
+					if cutNode {
+						r++
+					}
+					// Less for a move with a good history, more for a bad
+					// one (the counter move counts as good).
+					if k := sc[i]; k >= orderKiller-2 {
+						r--
+					} else {
+						r -= int(max(-3*historyCap, min(k, 3*historyCap)) / (historyCap * 3 / 4))
+					}
+				case !quiet && losingKey(sc[i]) && !pos.InCheck():
+					r = lmr[min(depth, 63)][min(i, 63)] - b2i(pvNode)
 				}
 				r = max(0, min(r, depth-2))
-			} else if depth >= 3 && i >= 2 && !inCheck && !quiet && losingKey(sc[i]) && !pos.InCheck() {
-				// A capture that loses its exchange is reduced like a
-				// quiet move of its rank.
-				r = max(0, min(lmr[min(depth, 63)][min(i, 63)]-b2i(pvNode), depth-2))
 			}
 			v = -s.negamax(depth-1-r, ply+1, -alpha-1, -alpha, true, true)
 			if v > alpha && r > 0 && !s.stopped {
