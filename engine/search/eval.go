@@ -225,6 +225,15 @@ func promotionDistance(n int, push [][]int16, promo []bool) []uint8 {
 // variant's weighted terms (weights.go), blended from middlegame to endgame
 // weights by the pieces left, plus the board-specific terms below.
 func evaluate(p *engine.Position, bi *boardInfo) int32 {
+	var slot pawnSlot
+	return evaluateWith(p, bi, &slot, 0, false)
+}
+
+// evaluateWith is evaluate with a pawn-table slot: when useKey is set and
+// the slot holds key (the position's pawnTableKey), the terms of the pawns
+// alone are taken from it, else computed and left in it.
+func evaluateWith(p *engine.Position, bi *boardInfo, slot *pawnSlot, key uint64, useKey bool) int32 {
+	hit := useKey && slot.set && slot.key == key
 	g := p.Geo()
 	b := p.Board
 	w := bi.w
@@ -309,22 +318,20 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 		}
 	}
 	if structure {
-		var hits [2]int32
-		for _, c := range pawnCells {
-			pc := b[c]
-			col := pc.Color()
-			hits[col] += bi.pawnAttack(&ps, &prey[col.Other()], col, pc.Dir(), int(c))
-		}
-		for col := range hits {
-			mg[col] += hits[col] * w[wPawnHit]
-			eg[col] += hits[col] * w[wPawnHit+1]
-		}
-		for _, c := range pawnCells {
-			pc := b[c]
-			col, dir := pc.Color(), pc.Dir()
-			if d := bi.promoDist[col][dir][c]; d > 0 && int(d) < len(pawnBonus) && bi.passed(&ps, col, dir, int(c)) {
-				mg[col] += w[wPassed+2*int(d)]
-				eg[col] += w[wPassed+2*int(d)+1]
+		pe := &slot.pawnEval
+		if !hit {
+			slot.set = false
+			bi.fillPawnEval(p, &ps, pawnCells, pe, &mg, &eg)
+			slot.key, slot.set = key, useKey && !pe.overflow && pe.nPassed >= 0
+		} else {
+			for i := 0; i < bi.words; i++ {
+				for col := range ps.att {
+					pl := &pe.planes[i][col]
+					ps.att[col][i] = pl[0] | pl[1] | pl[2]
+				}
+			}
+			for _, c := range pe.passed[:pe.nPassed] {
+				col := b[c].Color()
 				for i, k := range [2]int16{p.King[col], p.King[col.Other()]} {
 					if k >= 0 {
 						j := passKingIndex(i == 1, bi.kingDist[int(k)*bi.n+int(c)])
@@ -333,9 +340,28 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 					}
 				}
 			}
-			guarded, stacked := bi.pawnShape(&ps, col, dir, int(c))
-			mg[col] += guarded*w[wGuarded] + stacked*w[wStacked]
-			eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1]
+		}
+		// The pieces each side's pawns attack, counted once per pawn.
+		var hits [2]int32
+		if pe.overflow {
+			for _, c := range pawnCells {
+				pc := b[c]
+				col := pc.Color()
+				for i, m := range bi.pawnCap[col][pc.Dir()][int(c)*bi.words : int(c+1)*bi.words] {
+					hits[col] += int32(bits.OnesCount64(m & prey[col.Other()][i&7]))
+				}
+			}
+		} else {
+			for i := 0; i < bi.words; i++ {
+				for col := range hits {
+					pl, x := &pe.planes[i][col], prey[1-col][i]
+					hits[col] += int32(bits.OnesCount64(pl[0]&x) + 2*bits.OnesCount64(pl[1]&x) + 4*bits.OnesCount64(pl[2]&x))
+				}
+			}
+		}
+		for col := range hits {
+			mg[col] += hits[col]*w[wPawnHit] + pe.mg[col]
+			eg[col] += hits[col]*w[wPawnHit+1] + pe.eg[col]
 		}
 	}
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
@@ -350,9 +376,15 @@ func evaluate(p *engine.Position, bi *boardInfo) int32 {
 	words := bi.words
 	if bi.safeMob {
 		// The pawns first: a piece's safe destinations are those no enemy
-		// pawn attacks.
+		// pawn attacks. The pawn sets already hold them when the board has
+		// no cells with a twin (a pawn also attacks its own twin).
 		for c := 0; c < 2; c++ {
-			p.MobilityAttacksByKind(engine.Color(c), pawnsOf[c], att[c][:words], &katt[c], nil, nil, nil)
+			if structure && g.Twin == nil {
+				katt[c][engine.Pawn] = ps.att[c]
+				att[c] = ps.att[c]
+			} else {
+				p.MobilityAttacksByKind(engine.Color(c), pawnsOf[c], att[c][:words], &katt[c], nil, nil, nil)
+			}
 		}
 	}
 	for c := 0; c < 2; c++ {
@@ -511,9 +543,9 @@ func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8
 }
 
 // lineTerms adds the rooks, queens and kings on lines without own pawns,
-// the knights and bishops no enemy pawn can drive away, the isolated
-// pawns, the pawns side by side with another and the pawns that could
-// attack a piece by a safe push (own lists at least each side's pieces
+// the knights and bishops no enemy pawn can drive away and the pawns that
+// could attack a piece by a safe push (the isolated pawns and those side
+// by side with another are fillPawnEval's) (own lists at least each side's pieces
 // other than pawns, ps filled
 // for every pawn, att the cells each side attacks, prey the pieces other
 // than pawns and kings).
@@ -521,14 +553,6 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 	b := p.Board
 	w := bi.w
 	words := bi.words
-	meets := func(mask []uint64, set *[8]uint64) bool {
-		for i, m := range mask {
-			if m&set[i] != 0 {
-				return true
-			}
-		}
-		return false
-	}
 	for c := 0; c < 2; c++ {
 		them := 1 - c
 		for _, o := range own[c] {
@@ -552,18 +576,11 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 		}
 	}
 	g := p.Geo()
-	var isolated, hits [2]int32
+	var hits [2]int32
 	for _, o := range pawnCells {
 		pc := b[o]
 		c, dir := pc.Color(), pc.Dir()
 		them := c.Other()
-		if !ps.any(c, bi.adjLine[int(o)*words:int(o+1)*words]) {
-			isolated[c]++
-		}
-		if d := bi.promoDist[c][dir][o]; d > 0 && int(d) < len(pawnBonus) && meets(bi.beside[c][dir][int(o)*words:int(o+1)*words], &ps.on[c][dir]) {
-			mg[c] += w[wPhalanx+2*int(d)]
-			eg[c] += w[wPhalanx+2*int(d)+1]
-		}
 		push := g.PawnPush[c][dir]
 		if push == nil || !meets(bi.pushReach[c][dir][int(o)*words:int(o+1)*words], &prey[them]) {
 			continue
@@ -580,8 +597,8 @@ func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, 
 		}
 	}
 	for c := 0; c < 2; c++ {
-		mg[c] += isolated[c]*w[wIsolated] + hits[c]*w[wPushHit]
-		eg[c] += isolated[c]*w[wIsolated+1] + hits[c]*w[wPushHit+1]
+		mg[c] += hits[c] * w[wPushHit]
+		eg[c] += hits[c] * w[wPushHit+1]
 	}
 }
 
@@ -621,6 +638,122 @@ func checkTerms(p *engine.Position, bi *boardInfo, cell int, theirs *[victimKind
 		eg += safe*w[j+1] + def*w[j+3]
 	}
 	return mg, eg
+}
+
+// meets reports whether the bit sets mask and set share a cell.
+func meets(mask []uint64, set *[8]uint64) bool {
+	for i, m := range mask {
+		if m&set[i&7] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// The pawn table: what the evaluation takes from the pawns alone, by the
+// cells, colours and directions of the pawns.
+const (
+	pawnTableBits = 12
+	// pawnPlanes bit planes count a side's pawns attacking a cell (up to
+	// 7; a position with more is not kept).
+	pawnPlanes = 3
+	// maxPassed passed pawns are listed (a position with more is not
+	// kept).
+	maxPassed = 24
+)
+
+// pawnEval is the pawns' part of the evaluation: the sums of the terms of
+// nothing but the pawns (passed pawns by distance, guarded, stacked,
+// isolated and side-by-side pawns), the passed pawns (their distances to
+// the kings are weighed apart) and the count of each side's pawns
+// attacking each cell, bit-sliced: planes[word][colour][i] is bit i of the
+// counts of the cells of that word (word-major, so that one word's planes
+// share a cache line).
+type pawnEval struct {
+	mg, eg  [2]int32
+	planes  [8][2][pawnPlanes]uint64
+	passed  [maxPassed]int16
+	nPassed int // -1: more than maxPassed
+	// overflow: a cell is attacked by more pawns of a side than the
+	// planes count (the planes are then wrong).
+	overflow bool
+}
+
+// pawnSlot is one entry of a searcher's pawn table.
+type pawnSlot struct {
+	key uint64
+	set bool
+	pawnEval
+}
+
+// fillPawnEval computes pe for the pawns on pawnCells (ps.on filled); it
+// fills ps.att, and adds the passed pawns' king-distance terms to mg and
+// eg.
+func (bi *boardInfo) fillPawnEval(p *engine.Position, ps *pawnSets, pawnCells []int16, pe *pawnEval, mg, eg *[2]int32) {
+	b := p.Board
+	w := bi.w
+	words := bi.words
+	pe.mg, pe.eg, pe.nPassed, pe.overflow = [2]int32{}, [2]int32{}, 0, false
+	for i := 0; i < words; i++ {
+		pe.planes[i] = [2][pawnPlanes]uint64{}
+	}
+	for _, c := range pawnCells {
+		pc := b[c]
+		col := pc.Color()
+		for i, m := range bi.pawnCap[col][pc.Dir()][int(c)*words : int(c+1)*words] {
+			ps.att[col][i&7] |= m
+			pl := &pe.planes[i&7][col]
+			c0 := pl[0] & m
+			pl[0] ^= m
+			c1 := pl[1] & c0
+			pl[1] ^= c0
+			if pl[2]&c1 != 0 {
+				pe.overflow = true
+			}
+			pl[2] ^= c1
+		}
+	}
+	var isolated [2]int32
+	for _, c := range pawnCells {
+		pc := b[c]
+		col, dir := pc.Color(), pc.Dir()
+		d := bi.promoDist[col][dir][c]
+		far := d > 0 && int(d) < len(pawnBonus)
+		if far && bi.passed(ps, col, dir, int(c)) {
+			pe.mg[col] += w[wPassed+2*int(d)]
+			pe.eg[col] += w[wPassed+2*int(d)+1]
+			if pe.nPassed >= 0 && pe.nPassed < maxPassed {
+				pe.passed[pe.nPassed] = c
+				pe.nPassed++
+			} else {
+				pe.nPassed = -1
+			}
+			for i, k := range [2]int16{p.King[col], p.King[col.Other()]} {
+				if k >= 0 {
+					j := passKingIndex(i == 1, bi.kingDist[int(k)*bi.n+int(c)])
+					mg[col] += w[j]
+					eg[col] += w[j+1]
+				}
+			}
+		}
+		guarded, stacked := bi.pawnShape(ps, col, dir, int(c))
+		pe.mg[col] += guarded*w[wGuarded] + stacked*w[wStacked]
+		pe.eg[col] += guarded*w[wGuarded+1] + stacked*w[wStacked+1]
+		if !bi.lineTerms {
+			continue
+		}
+		if !ps.any(col, bi.adjLine[int(c)*words:int(c+1)*words]) {
+			isolated[col]++
+		}
+		if far && meets(bi.beside[col][dir][int(c)*words:int(c+1)*words], &ps.on[col][dir]) {
+			pe.mg[col] += w[wPhalanx+2*int(d)]
+			pe.eg[col] += w[wPhalanx+2*int(d)+1]
+		}
+	}
+	for col := range isolated {
+		pe.mg[col] += isolated[col] * w[wIsolated]
+		pe.eg[col] += isolated[col] * w[wIsolated+1]
+	}
 }
 
 // pawnSets are the cells of the pawns on the board, by colour and
@@ -1010,24 +1143,38 @@ func (s *Searcher) evaluate() int32 {
 		s.pawnKey = e.pawnKey
 		return e.v
 	}
-	v := evaluate(pos, s.bi)
-	s.pawnKey = pawnKey(pos)
+	var tk uint64
+	s.pawnKey, tk = pawnKeys(pos)
+	if s.pawnTable == nil {
+		s.pawnTable = make([]pawnSlot, 1<<pawnTableBits)
+	}
+	v := evaluateWith(pos, s.bi, &s.pawnTable[tk&(1<<pawnTableBits-1)], tk, true)
 	*e = evalSlot{key: pos.Hash, pawnKey: s.pawnKey, v: v, set: true}
 	return v
 }
 
 // pawnKey hashes the cells and colours of the pawns.
 func pawnKey(pos *engine.Position) uint64 {
-	var k uint64
+	k, _ := pawnKeys(pos)
+	return k
+}
+
+// pawnKeys hashes the cells and colours of the pawns (the correction
+// history's key) and, for the pawn table, also their directions.
+func pawnKeys(pos *engine.Position) (k, table uint64) {
+	var minus uint64
 	for i, pc := range pos.Board {
 		if pc != 0 && pc.Kind() == engine.Pawn {
 			x := uint64(i)<<1 | uint64(pc.Color())
 			x = (x + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
 			x ^= x >> 31
 			k += x * 0x94d049bb133111eb
+			if pc.Dir() != 0 {
+				minus += (x ^ x>>29) * 0xd6e8feb86659fd93
+			}
 		}
 	}
-	return k
+	return k, k ^ minus
 }
 
 // Correction history: how far the search's scores have fallen from the

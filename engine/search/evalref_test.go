@@ -34,6 +34,46 @@ func TestEvaluateMatchesPlain(t *testing.T) {
 	}
 }
 
+// The pawn table changes no score: along random games, where most moves
+// keep the pawns where they were, each position is evaluated through a
+// small table that the earlier positions filled (so with the pawns' part
+// of a position with other pieces and kings) and compared with the plain
+// evaluation; the table must have answered a good share of them.
+func TestPawnTableMatchesPlain(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for _, id := range engine.Variants() {
+		v, _ := engine.GetVariant(id)
+		shipped := infoFor(v)
+		random := randomWeights(shipped, rng)
+		for _, bi := range []*boardInfo{shipped, &random} {
+			table := make([]pawnSlot, 8)
+			hits, evals := 0, 0
+			for g := 0; g < 4; g++ {
+				pos := v.StartPosition()
+				for ply := 0; ply < 50; ply++ {
+					ms := pos.LegalMoves()
+					if len(ms) == 0 {
+						break
+					}
+					_, key := pawnKeys(pos)
+					slot := &table[key%uint64(len(table))]
+					if slot.set && slot.key == key {
+						hits++
+					}
+					evals++
+					if got, want := evaluateWith(pos, bi, slot, key, true), evaluatePlain(pos, bi); got != want {
+						t.Fatalf("%s %s: through the pawn table %d, plain %d", id, pos.String(), got, want)
+					}
+					pos.Make(ms[rng.IntN(len(ms))])
+				}
+			}
+			if hits < evals/4 {
+				t.Errorf("%s: the pawn table answered %d of %d evaluations", id, hits, evals)
+			}
+		}
+	}
+}
+
 // evaluatePlain is evaluate written term by term without its shortcuts.
 func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	g := p.Geo()

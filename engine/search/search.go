@@ -201,6 +201,9 @@ type Searcher struct {
 	seeRepliesOK bool
 	qReplies     bool
 	evalCache    []evalSlot
+	// pawnTable keeps the pawns' part of the evaluation (made on first
+	// use, cleared with evalCache).
+	pawnTable []pawnSlot
 	// pawnKey is the pawn key of the last evaluated position; corr the
 	// correction history by side to move and pawn key.
 	pawnKey uint64
@@ -389,6 +392,7 @@ func (s *Searcher) prepare(ctx context.Context, root *engine.Position, cfg Confi
 			s.tt.clear()
 		}
 		clear(s.evalCache)
+		clear(s.pawnTable)
 		s.variant = root.V
 		n := root.Geo().N
 		for c := range s.history {
