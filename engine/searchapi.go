@@ -146,6 +146,15 @@ func (p *Position) attacksBySwap(cell int, k Kind, att []uint64) {
 	p.Board[cell] = pc
 }
 
+// Occupied is the set of occupied cells, 64 cells a word, where the
+// board keeps it (the bit path), else nil. The caller must not change it.
+func (p *Position) Occupied() []uint64 {
+	if !p.g.bitBoard {
+		return nil
+	}
+	return p.occAll[:p.g.bitWords]
+}
+
 // MobilityAttacksByKind is MobilityAttacksOf that also marks in kinds[k]
 // (not cleared here) the cells c's pieces of kind k attack. With avoid,
 // it also appends to safe, for every piece other than a pawn, its kind and

@@ -225,15 +225,15 @@ func promotionDistance(n int, push [][]int16, promo []bool) []uint8 {
 // variant's weighted terms (weights.go), blended from middlegame to endgame
 // weights by the pieces left, plus the board-specific terms below.
 func evaluate(p *engine.Position, bi *boardInfo) int32 {
-	var slot pawnSlot
-	return evaluateWith(p, bi, &slot, 0, false)
+	v, _ := evaluateWith(p, bi, nil)
+	return v
 }
 
-// evaluateWith is evaluate with a pawn-table slot: when useKey is set and
-// the slot holds key (the position's pawnTableKey), the terms of the pawns
-// alone are taken from it, else computed and left in it.
-func evaluateWith(p *engine.Position, bi *boardInfo, slot *pawnSlot, key uint64, useKey bool) int32 {
-	hit := useKey && slot.set && slot.key == key
+// evaluateWith is evaluate with a pawn table (a power of two long, or
+// nil): when the table holds the position's pawns (by pawnKeys' table
+// key), the terms of the pawns alone are taken from it, else computed and
+// left in it. It also returns the correction history's pawn key.
+func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, uint64) {
 	g := p.Geo()
 	b := p.Board
 	w := bi.w
@@ -255,74 +255,99 @@ func evaluateWith(p *engine.Position, bi *boardInfo, slot *pawnSlot, key uint64,
 	// The pieces but kings, by colour and kind (for the threats).
 	var kindSets [2][victimKinds + 1][8]uint64
 	structure := bi.pawnStructure || bi.lineTerms
-	for c, pc := range b {
-		if pc == 0 {
-			continue
-		}
-		col := pc.Color()
-		k := pc.Kind()
-		own[col] = append(own[col], int16(c))
-		if bi.safeMob {
-			if k == engine.Pawn {
-				pawnsOf[col] = append(pawnsOf[col], int16(c))
-			} else {
-				piecesOf[col] = append(piecesOf[col], int16(c))
+	var pawnKey, minusKey uint64 // pawnKeys'
+	// The occupied cells in order, from the position's bits where it
+	// keeps them.
+	occ := p.Occupied()
+	if occ == nil {
+		var o [8]uint64
+		for c, pc := range b {
+			if pc != 0 {
+				o[c>>6&7] |= 1 << (uint(c) & 63)
 			}
 		}
-		mat[col] += value[k]
-		i := bi.pstIndex(col, k, c)
-		mg[col] += w[i]
-		eg[col] += w[i+1]
-		if bi.kingDistTerms && k != engine.King {
-			if k == engine.Pawn {
-				for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
-					if kc >= 0 {
-						j := pawnKingIndex(i == 1, bi.kingDist[int(kc)*bi.n+c])
-						mg[col] += w[j]
-						eg[col] += w[j+1]
-					}
+		occ = o[:bi.words]
+	}
+	for wi, x := range occ {
+		for ; x != 0; x &= x - 1 {
+			c := wi<<6 | bits.TrailingZeros64(x)
+			pc := b[c]
+			col := pc.Color()
+			k := pc.Kind()
+			own[col] = append(own[col], int16(c))
+			if bi.safeMob {
+				if k == engine.Pawn {
+					pawnsOf[col] = append(pawnsOf[col], int16(c))
+				} else {
+					piecesOf[col] = append(piecesOf[col], int16(c))
 				}
-			} else if kc := p.King[col.Other()]; kc >= 0 {
-				j := tropismIndex(k, bi.kingDist[int(kc)*bi.n+c])
-				mg[col] += w[j]
-				eg[col] += w[j+1]
 			}
-		}
-		switch k {
-		case engine.Pawn:
-			pawns[col]++
-			if structure {
-				ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
-				pawnCells = append(pawnCells, int16(c))
+			mat[col] += value[k]
+			i := bi.pstIndex(col, k, c)
+			mg[col] += w[i]
+			eg[col] += w[i+1]
+			if bi.kingDistTerms && k != engine.King {
+				if k == engine.Pawn {
+					for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
+						if kc >= 0 {
+							j := pawnKingIndex(i == 1, bi.kingDist[int(kc)*bi.n+c])
+							mg[col] += w[j]
+							eg[col] += w[j+1]
+						}
+					}
+				} else if kc := p.King[col.Other()]; kc >= 0 {
+					j := tropismIndex(k, bi.kingDist[int(kc)*bi.n+c])
+					mg[col] += w[j]
+					eg[col] += w[j+1]
+				}
 			}
-			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
-				mg[col] += w[wProgress+2*int(d)]
-				eg[col] += w[wProgress+2*int(d)+1]
+			switch k {
+			case engine.Pawn:
+				pawns[col]++
+				x := pawnMix(c, col)
+				pawnKey += x
+				if pc.Dir() != 0 {
+					minusKey += minusMix(x)
+				}
+				if structure {
+					ps.on[col][pc.Dir()][c>>6] |= 1 << (uint(c) & 63)
+					pawnCells = append(pawnCells, int16(c))
+				}
+				if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
+					mg[col] += w[wProgress+2*int(d)]
+					eg[col] += w[wProgress+2*int(d)+1]
+				}
+			case engine.King:
+				continue
+			case engine.Bishop:
+				bishops[col]++
 			}
-		case engine.King:
-			continue
-		case engine.Bishop:
-			bishops[col]++
-		}
-		kindSets[col][k][c>>6] |= 1 << (uint(c) & 63)
-		if k != engine.Pawn {
-			prey[col][c>>6] |= 1 << (uint(c) & 63)
-		}
-		if k != engine.Pawn && bi.hanging {
-			pieces = append(pieces, int16(c))
-		}
-		mg[col] += w[wMaterial+2*int(k)]
-		eg[col] += w[wMaterial+2*int(k)+1]
-		if k != engine.Pawn {
-			force[col] += value[k]
+			kindSets[col][k][c>>6] |= 1 << (uint(c) & 63)
+			if k != engine.Pawn {
+				prey[col][c>>6] |= 1 << (uint(c) & 63)
+			}
+			if k != engine.Pawn && bi.hanging {
+				pieces = append(pieces, int16(c))
+			}
+			mg[col] += w[wMaterial+2*int(k)]
+			eg[col] += w[wMaterial+2*int(k)+1]
+			if k != engine.Pawn {
+				force[col] += value[k]
+			}
 		}
 	}
 	if structure {
+		var local pawnSlot
+		slot := &local
+		key := pawnKey ^ minusKey
+		if table != nil {
+			slot = &table[key&uint64(len(table)-1)]
+		}
 		pe := &slot.pawnEval
-		if !hit {
+		if !slot.set || slot.key != key {
 			slot.set = false
 			bi.fillPawnEval(p, &ps, pawnCells, pe, &mg, &eg)
-			slot.key, slot.set = key, useKey && !pe.overflow && pe.nPassed >= 0
+			slot.key, slot.set = key, table != nil && !pe.overflow && pe.nPassed >= 0
 		} else {
 			for i := 0; i < bi.words; i++ {
 				for col := range ps.att {
@@ -499,7 +524,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, slot *pawnSlot, key uint64,
 		score[c] = (mg[c]*phaseNum + eg[c]*(phaseDen-phaseNum)) / phaseDen
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
-	return score[p.Side] - score[p.Side.Other()]
+	return score[p.Side] - score[p.Side.Other()], pawnKey
 }
 
 // threatTerms adds the threats: each enemy pawn, knight, bishop, rook and
@@ -1143,12 +1168,11 @@ func (s *Searcher) evaluate() int32 {
 		s.pawnKey = e.pawnKey
 		return e.v
 	}
-	var tk uint64
-	s.pawnKey, tk = pawnKeys(pos)
 	if s.pawnTable == nil {
 		s.pawnTable = make([]pawnSlot, 1<<pawnTableBits)
 	}
-	v := evaluateWith(pos, s.bi, &s.pawnTable[tk&(1<<pawnTableBits-1)], tk, true)
+	var v int32
+	v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
 	*e = evalSlot{key: pos.Hash, pawnKey: s.pawnKey, v: v, set: true}
 	return v
 }
@@ -1165,17 +1189,26 @@ func pawnKeys(pos *engine.Position) (k, table uint64) {
 	var minus uint64
 	for i, pc := range pos.Board {
 		if pc != 0 && pc.Kind() == engine.Pawn {
-			x := uint64(i)<<1 | uint64(pc.Color())
-			x = (x + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
-			x ^= x >> 31
-			k += x * 0x94d049bb133111eb
+			x := pawnMix(i, pc.Color())
+			k += x
 			if pc.Dir() != 0 {
-				minus += (x ^ x>>29) * 0xd6e8feb86659fd93
+				minus += minusMix(x)
 			}
 		}
 	}
 	return k, k ^ minus
 }
+
+// pawnMix is a pawn's share of the pawn key; minusMix, of the table key
+// alone, for a pawn of the second direction.
+func pawnMix(cell int, c engine.Color) uint64 {
+	x := uint64(cell)<<1 | uint64(c)
+	x = (x + 0x9e3779b97f4a7c15) * 0xbf58476d1ce4e5b9
+	x ^= x >> 31
+	return x * 0x94d049bb133111eb
+}
+
+func minusMix(x uint64) uint64 { return (x ^ x>>29) * 0xd6e8feb86659fd93 }
 
 // Correction history: how far the search's scores have fallen from the
 // static evaluation at nodes with the same pawns, learned during the

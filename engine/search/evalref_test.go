@@ -55,14 +55,21 @@ func TestPawnTableMatchesPlain(t *testing.T) {
 					if len(ms) == 0 {
 						break
 					}
-					_, key := pawnKeys(pos)
+					corrKey, key := pawnKeys(pos)
 					slot := &table[key%uint64(len(table))]
 					if slot.set && slot.key == key {
 						hits++
 					}
 					evals++
-					if got, want := evaluateWith(pos, bi, slot, key, true), evaluatePlain(pos, bi); got != want {
+					got, gotKey := evaluateWith(pos, bi, table)
+					if want := evaluatePlain(pos, bi); got != want {
 						t.Fatalf("%s %s: through the pawn table %d, plain %d", id, pos.String(), got, want)
+					}
+					if gotKey != corrKey {
+						t.Fatalf("%s %s: pawn key %x, pawnKeys %x", id, pos.String(), gotKey, corrKey)
+					}
+					if !slot.set || slot.key != key {
+						t.Fatalf("%s %s: the table does not hold the position's pawns after its evaluation", id, pos.String())
 					}
 					pos.Make(ms[rng.IntN(len(ms))])
 				}
