@@ -337,11 +337,12 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 		}
 	}
 	if structure {
-		var local pawnSlot
-		slot := &local
 		key := pawnKey ^ minusKey
+		var slot *pawnSlot
 		if table != nil {
 			slot = &table[key&uint64(len(table)-1)]
+		} else {
+			slot = new(pawnSlot)
 		}
 		pe := &slot.pawnEval
 		if !slot.set || slot.key != key {
