@@ -33,7 +33,7 @@ func botPlayer(level int) storage.Player {
 // BotConfig configures the computer opponent; zero fields take defaults.
 type BotConfig struct {
 	// Workers is how many searches run at once (default 2); each worker
-	// keeps its own searcher with a 12 MB table.
+	// keeps its own searcher with 13 MB of tables.
 	Workers int
 	// MaxLevel is the strongest level players may choose (default
 	// search.MaxLevel); a busy server may cap it.
@@ -220,7 +220,7 @@ func (s *Service) StartBot(ctx context.Context) (wait func()) {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			var searcher *search.Searcher // made on first use: 12 MB each
+			var searcher *search.Searcher // made on first use: 13 MB each
 			for {
 				t := p.next()
 				if t == nil {

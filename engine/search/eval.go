@@ -570,11 +570,10 @@ func threatTerms(bi *boardInfo, kinds *[2][victimKinds + 1][8]uint64, att *[2][8
 
 // lineTerms adds the rooks, queens and kings on lines without own pawns,
 // the knights and bishops no enemy pawn can drive away and the pawns that
-// could attack a piece by a safe push (the isolated pawns and those side
-// by side with another are fillPawnEval's) (own lists at least each side's pieces
-// other than pawns, ps filled
-// for every pawn, att the cells each side attacks, prey the pieces other
-// than pawns and kings).
+// could attack a piece by a safe push (own lists at least each side's
+// pieces other than pawns, ps filled for every pawn, att the cells each
+// side attacks, prey the pieces other than pawns and kings). The isolated
+// pawns and those side by side with another are fillPawnEval's.
 func lineTerms(p *engine.Position, bi *boardInfo, ps *pawnSets, own [2][]int16, pawnCells []int16, prey, att *[2][8]uint64, mg, eg *[2]int32) {
 	b := p.Board
 	w := bi.w
@@ -679,7 +678,7 @@ func meets(mask []uint64, set *[8]uint64) bool {
 // The pawn table: what the evaluation takes from the pawns alone, by the
 // cells, colours and directions of the pawns.
 const (
-	pawnTableBits = 12
+	pawnTableBits = 11
 	// pawnPlanes bit planes count a side's pawns attacking a cell (up to
 	// 7; a position with more is not kept).
 	pawnPlanes = 3
