@@ -48,9 +48,9 @@ func TestPawnTableMatchesPlain(t *testing.T) {
 		for _, bi := range []*boardInfo{shipped, &random} {
 			table := make([]pawnSlot, 8)
 			hits, evals := 0, 0
-			for g := 0; g < 4; g++ {
+			for g := 0; g < 3; g++ {
 				pos := v.StartPosition()
-				for ply := 0; ply < 50; ply++ {
+				for ply := 0; ply < 40; ply++ {
 					ms := pos.LegalMoves()
 					if len(ms) == 0 {
 						break
