@@ -16,21 +16,29 @@ import (
 // structure), on every board and with any weights.
 func TestEvaluateMatchesPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
-	for _, id := range engine.Variants() {
-		v, _ := engine.GetVariant(id)
-		shipped := infoFor(v)
-		random := randomWeights(shipped, rng)
+	eachWeights(rng, func(id string, v *engine.Variant, weights []*boardInfo) {
 		ps := randomPositions(v, rng, 400, 120)
 		if len(ps) < 300 {
 			t.Fatalf("%s: only %d positions", id, len(ps))
 		}
 		for _, p := range ps {
-			for _, bi := range []*boardInfo{shipped, &random} {
+			for _, bi := range weights {
 				if got, want := evaluate(p, bi), evaluatePlain(p, bi); got != want {
 					t.Fatalf("%s %s: evaluate %d, plain %d", id, p.String(), got, want)
 				}
 			}
 		}
+	})
+}
+
+// eachWeights calls f for every board with its shipped weights and with
+// random ones (every term on), drawn from rng.
+func eachWeights(rng *rand.Rand, f func(id string, v *engine.Variant, weights []*boardInfo)) {
+	for _, id := range engine.Variants() {
+		v, _ := engine.GetVariant(id)
+		shipped := infoFor(v)
+		random := randomWeights(shipped, rng)
+		f(id, v, []*boardInfo{shipped, &random})
 	}
 }
 
@@ -41,11 +49,8 @@ func TestEvaluateMatchesPlain(t *testing.T) {
 // evaluation; the table must have answered a good share of them.
 func TestPawnTableMatchesPlain(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
-	for _, id := range engine.Variants() {
-		v, _ := engine.GetVariant(id)
-		shipped := infoFor(v)
-		random := randomWeights(shipped, rng)
-		for _, bi := range []*boardInfo{shipped, &random} {
+	eachWeights(rng, func(id string, v *engine.Variant, weights []*boardInfo) {
+		for _, bi := range weights {
 			table := make([]pawnSlot, 8)
 			hits, evals := 0, 0
 			for g := 0; g < 3; g++ {
@@ -78,7 +83,7 @@ func TestPawnTableMatchesPlain(t *testing.T) {
 				t.Errorf("%s: the pawn table answered %d of %d evaluations", id, hits, evals)
 			}
 		}
-	}
+	})
 }
 
 // evaluatePlain is evaluate written term by term without its shortcuts.
