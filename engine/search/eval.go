@@ -373,9 +373,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 			for _, c := range pawnCells {
 				pc := b[c]
 				col := pc.Color()
-				for i, m := range bi.pawnCap[col][pc.Dir()][int(c)*bi.words : int(c+1)*bi.words] {
-					hits[col] += int32(bits.OnesCount64(m & prey[col.Other()][i&7]))
-				}
+				hits[col] += bi.pawnAttack(&ps, &prey[col.Other()], col, pc.Dir(), int(c))
 			}
 		} else {
 			for i := 0; i < bi.words; i++ {
