@@ -61,6 +61,9 @@ type boardInfo struct {
 	// lineTerms: some line, outpost, isolated-pawn, push-threat or
 	// phalanx weight is not zero (then the pawn sets are collected too).
 	lineTerms bool
+	// passFree: some weight of passed pawns' push cells is not (then
+	// pawnStructure is set too).
+	passFree bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -167,9 +170,16 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range bi.w[wSafeMob:wLines] {
 		bi.safeMob = bi.safeMob || x != 0
 	}
-	for _, x := range bi.w[wLines:wPST] {
+	for _, x := range bi.w[wLines:wPassFree] {
 		bi.lineTerms = bi.lineTerms || x != 0
 	}
+	for _, x := range bi.w[wPassFree:wKingKinds] {
+		bi.passFree = bi.passFree || x != 0
+	}
+	for _, x := range bi.w[wKingKinds:wPST] {
+		bi.threats = bi.threats || x != 0
+	}
+	bi.pawnStructure = bi.pawnStructure || bi.passFree
 	bi.threats = bi.threats || bi.safeMob
 	for _, x := range bi.w[wTropism:wKingWeak] {
 		bi.kingDistTerms = bi.kingDistTerms || x != 0
@@ -336,6 +346,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 			}
 		}
 	}
+	var pe *pawnEval // with structure
 	if structure {
 		key := pawnKey ^ minusKey
 		var slot *pawnSlot
@@ -344,7 +355,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 		} else {
 			slot = new(pawnSlot)
 		}
-		pe := &slot.pawnEval
+		pe = &slot.pawnEval
 		if !slot.set || slot.key != key {
 			slot.set = false
 			bi.fillPawnEval(p, &ps, pawnCells, pe, &mg, &eg)
@@ -509,11 +520,38 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 				j := wKingWeak + 2*min(weak, kingWeakSize-1)
 				zmg += w[j]
 				zeg += w[j+1]
+				// Which kinds of enemy pieces reach the king's zone.
+				set := 0
+				for k := engine.Knight; k <= engine.Queen; k++ {
+					for i, z := range zone {
+						if z&katt[them][k][i] != 0 {
+							set |= 1 << (k - engine.Knight)
+							break
+						}
+					}
+				}
+				zmg += w[wKingKinds+2*set]
+				zeg += w[wKingKinds+2*set+1]
 			}
 			mg[c] += zmg * scale / bi.startForce
 			eg[c] += zeg * scale / bi.startForce
 			mg[c] += shield * w[wShield]
 			eg[c] += shield * w[wShield+1]
+		}
+	}
+	if bi.passFree {
+		if pe.nPassed >= 0 {
+			for _, c := range pe.passed[:pe.nPassed] {
+				bi.passFreeTerm(p, int(c), &att, &mg, &eg)
+			}
+		} else {
+			for _, c := range pawnCells {
+				pc := b[c]
+				col, dir := pc.Color(), pc.Dir()
+				if d := bi.promoDist[col][dir][c]; d > 0 && int(d) < len(pawnBonus) && bi.passed(&ps, col, dir, int(c)) {
+					bi.passFreeTerm(p, int(c), &att, &mg, &eg)
+				}
+			}
 		}
 	}
 	mg[p.Side] += w[wTempo]
@@ -524,6 +562,53 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()], pawnKey
+}
+
+// passFreeIndex is the index of the middlegame weight of the passed pawn
+// on cell by what stands in its way (enemyAttacked: whether the enemy
+// attacks a cell): it cannot push at all (every push cell holds a
+// piece), or every free push cell is attacked by the enemy, or else its
+// whole way to promotion is empty and unattacked; false when none holds.
+func (bi *boardInfo) passFreeIndex(p *engine.Position, cell int, enemyAttacked func(int) bool) (int, bool) {
+	b := p.Board
+	pc := b[cell]
+	col, dir := pc.Color(), pc.Dir()
+	free, safe := false, false
+	for _, t := range p.Geo().PawnPush[col][dir][cell] {
+		if b[t] != 0 {
+			continue
+		}
+		free = true
+		if !enemyAttacked(int(t)) {
+			safe = true
+			break
+		}
+	}
+	d := int(bi.promoDist[col][dir][cell])
+	switch {
+	case !free:
+		return wPassFree + 2*d, true
+	case !safe:
+		return wPassFree + 14 + 2*d, true
+	}
+	for i, x := range bi.pawnWay[col][dir][cell*bi.words : (cell+1)*bi.words] {
+		for ; x != 0; x &= x - 1 {
+			if t := i<<6 | bits.TrailingZeros64(x); b[t] != 0 || enemyAttacked(t) {
+				return 0, false
+			}
+		}
+	}
+	return wPassFree + 28 + 2*d, true
+}
+
+// passFreeTerm adds the passed pawn on cell's push-cell term.
+func (bi *boardInfo) passFreeTerm(p *engine.Position, cell int, att *[2][8]uint64, mg, eg *[2]int32) {
+	col := p.Board[cell].Color()
+	them := &att[col.Other()]
+	if i, ok := bi.passFreeIndex(p, cell, func(t int) bool { return them[t>>6]>>(uint(t)&63)&1 != 0 }); ok {
+		mg[col] += bi.w[i]
+		eg[col] += bi.w[i+1]
+	}
 }
 
 // threatTerms adds the threats: each enemy pawn, knight, bishop, rook and

@@ -143,6 +143,30 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 							add(col, passKingIndex(side != col, plainKingDistance(g, int(k), c)), 1)
 						}
 					}
+					// Its push cells: none free, or every free one
+					// attacked by the enemy; else its way, empty and
+					// unattacked.
+					free, safe := 0, 0
+					for _, t := range g.PawnPush[col][pc.Dir()][c] {
+						if b[t] == 0 {
+							free++
+							if !p.Attacked(int(t), col.Other()) {
+								safe++
+							}
+						}
+					}
+					clear := true
+					for _, t := range pawnWay(g.PawnPush[col][pc.Dir()], g.Promo[col][pc.Dir()], c) {
+						clear = clear && b[t] == 0 && !p.Attacked(int(t), col.Other())
+					}
+					switch {
+					case free == 0:
+						add(col, wPassFree+2*int(d), 1)
+					case safe == 0:
+						add(col, wPassFree+2*7+2*int(d), 1)
+					case clear:
+						add(col, wPassFree+2*14+2*int(d), 1)
+					}
 				}
 				add(col, wGuarded, guarded)
 				add(col, wStacked, stacked)
@@ -255,6 +279,23 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 				j := wKingWeak + 2*min(weak, kingWeakSize-1)
 				zmg += w[j]
 				zeg += w[j+1]
+				// The kinds of the enemy pieces, one by one, that
+				// attack a cell next to the king.
+				set := 0
+				for o, pc := range b {
+					if pc == 0 || pc.Color() != them || pc.Kind() < engine.Knight || pc.Kind() > engine.Queen {
+						continue
+					}
+					one := make([]uint64, bi.words)
+					p.MobilityAttacksOf(them, []int16{int16(o)}, one, nil)
+					for _, t := range seen {
+						if setHas(one, int(t)) {
+							set |= 1 << (pc.Kind() - engine.Knight)
+						}
+					}
+				}
+				zmg += w[wKingKinds+2*set]
+				zeg += w[wKingKinds+2*set+1]
 			}
 			mg[c] += zmg * scale / bi.startForce
 			eg[c] += zeg * scale / bi.startForce

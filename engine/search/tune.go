@@ -115,6 +115,9 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 							emit(passKingIndex(i == 1, bi.kingDist[int(k)*bi.n+c]), sign[col])
 						}
 					}
+					if i, ok := bi.passFreeIndex(p, c, func(t int) bool { return p.Attacked(t, col.Other()) }); ok {
+						emit(i, sign[col])
+					}
 				}
 			}
 			guarded, stacked, hits := bi.pawnFacts(p, ps, col, pc.Dir(), c)
@@ -225,6 +228,15 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 				}
 			}
 			emit(wKingWeak+2*min(weak, kingWeakSize-1), sign[c]*scale)
+			set := 0
+			for kind := engine.Knight; kind <= engine.Queen; kind++ {
+				for i, z := range bi.zone[int(k)*bi.words : int(k+1)*bi.words] {
+					if z&kindSets[them][kind][i] != 0 {
+						set |= 1 << (kind - engine.Knight)
+					}
+				}
+			}
+			emit(wKingKinds+2*set, sign[c]*scale)
 			for kind := engine.Knight; kind <= engine.Queen; kind++ {
 				reach := checkReach(p, int(k), kind, bi.words)
 				for t := 0; t < g.N; t++ {

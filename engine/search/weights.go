@@ -44,7 +44,9 @@ const (
 	wIsolated  = wOutpost + 2*2*2                       // pawn with no own pawn on the lines next to its own
 	wPushHit   = wIsolated + 2                          // enemy piece (not a pawn) a pawn would attack after a safe push
 	wPhalanx   = wPushHit + 2                           // pawn with an own pawn of the same direction beside it (a king step away, as many pushes from promotion), by pushes left (1..6)
-	wPST       = wPhalanx + 14                          // by kind and cell class: [k][class] pairs
+	wPassFree  = wPhalanx + 14                          // passed pawn that cannot push (every push cell taken), one whose free push cells the enemy all attacks, one whose whole way is empty and unattacked by the enemy, by pushes left (1..6): [3][7] pairs
+	wKingKinds = wPassFree + 42                         // the kinds among knight, bishop, rook and queen that attack cells next to the king, as a set (bit k-Knight), scaled by enemy force: [16] pairs
+	wPST       = wKingKinds + 32                        // by kind and cell class: [k][class] pairs
 )
 
 // checkIndex is the index of the middlegame weight of a cell from which an
@@ -147,9 +149,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
