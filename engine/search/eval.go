@@ -61,9 +61,10 @@ type boardInfo struct {
 	// lineTerms: some line, outpost, isolated-pawn, push-threat or
 	// phalanx weight is not zero (then the pawn sets are collected too).
 	lineTerms bool
-	// passFree: some weight of passed pawns' push cells is not (then
-	// pawnStructure is set too).
-	passFree bool
+	// passFree: some weight of passed pawns' way is not zero (then
+	// pawnStructure is set too); kingKinds: some weight of the kinds
+	// attacking the king's zone is not (then threats is set too).
+	passFree, kingKinds bool
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -177,9 +178,10 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		bi.passFree = bi.passFree || x != 0
 	}
 	for _, x := range bi.w[wKingKinds:wPST] {
-		bi.threats = bi.threats || x != 0
+		bi.kingKinds = bi.kingKinds || x != 0
 	}
 	bi.pawnStructure = bi.pawnStructure || bi.passFree
+	bi.threats = bi.threats || bi.kingKinds
 	bi.threats = bi.threats || bi.safeMob
 	for _, x := range bi.w[wTropism:wKingWeak] {
 		bi.kingDistTerms = bi.kingDistTerms || x != 0
@@ -520,6 +522,8 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 				j := wKingWeak + 2*min(weak, kingWeakSize-1)
 				zmg += w[j]
 				zeg += w[j+1]
+			}
+			if bi.kingKinds {
 				// Which kinds of enemy pieces reach the king's zone.
 				set := 0
 				for k := engine.Knight; k <= engine.Queen; k++ {
@@ -565,11 +569,11 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 }
 
 // passFreeIndex is the index of the middlegame weight of the passed pawn
-// on cell by what stands in its way (enemyAttacked: whether the enemy
-// attacks a cell): it cannot push at all (every push cell holds a
-// piece), or every free push cell is attacked by the enemy, or else its
-// whole way to promotion is empty and unattacked; false when none holds.
-func (bi *boardInfo) passFreeIndex(p *engine.Position, cell int, enemyAttacked func(int) bool) (int, bool) {
+// on cell by what stands in its way (enemy: the cells the enemy attacks,
+// as a bit set): it cannot push at all (every push cell holds a piece),
+// or every free push cell is attacked by the enemy, or else its whole way
+// to promotion is empty and unattacked; false when none holds.
+func (bi *boardInfo) passFreeIndex(p *engine.Position, cell int, enemy []uint64) (int, bool) {
 	b := p.Board
 	pc := b[cell]
 	col, dir := pc.Color(), pc.Dir()
@@ -579,7 +583,7 @@ func (bi *boardInfo) passFreeIndex(p *engine.Position, cell int, enemyAttacked f
 			continue
 		}
 		free = true
-		if !enemyAttacked(int(t)) {
+		if !setHas(enemy, int(t)) {
 			safe = true
 			break
 		}
@@ -592,8 +596,11 @@ func (bi *boardInfo) passFreeIndex(p *engine.Position, cell int, enemyAttacked f
 		return wPassFree + 14 + 2*d, true
 	}
 	for i, x := range bi.pawnWay[col][dir][cell*bi.words : (cell+1)*bi.words] {
+		if x&enemy[i] != 0 {
+			return 0, false
+		}
 		for ; x != 0; x &= x - 1 {
-			if t := i<<6 | bits.TrailingZeros64(x); b[t] != 0 || enemyAttacked(t) {
+			if b[i<<6|bits.TrailingZeros64(x)] != 0 {
 				return 0, false
 			}
 		}
@@ -601,11 +608,10 @@ func (bi *boardInfo) passFreeIndex(p *engine.Position, cell int, enemyAttacked f
 	return wPassFree + 28 + 2*d, true
 }
 
-// passFreeTerm adds the passed pawn on cell's push-cell term.
+// passFreeTerm adds the passed pawn on cell's way term.
 func (bi *boardInfo) passFreeTerm(p *engine.Position, cell int, att *[2][8]uint64, mg, eg *[2]int32) {
 	col := p.Board[cell].Color()
-	them := &att[col.Other()]
-	if i, ok := bi.passFreeIndex(p, cell, func(t int) bool { return them[t>>6]>>(uint(t)&63)&1 != 0 }); ok {
+	if i, ok := bi.passFreeIndex(p, cell, att[col.Other()][:bi.words]); ok {
 		mg[col] += bi.w[i]
 		eg[col] += bi.w[i+1]
 	}

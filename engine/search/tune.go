@@ -95,6 +95,16 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	ps.fill(p, bi)
 	kindSets := [2][7][]uint64{kindAttackSets(p, engine.White, bi.words), kindAttackSets(p, engine.Black, bi.words)}
 	groupSets := [2][attackGroups][]uint64{groupAttackSets(kindSets[0]), groupAttackSets(kindSets[1])}
+	// Every cell each side attacks, from the sets by kind.
+	var attacked [2][]uint64
+	for c := range attacked {
+		attacked[c] = make([]uint64, bi.words)
+		for _, set := range kindSets[c] {
+			for i, x := range set {
+				attacked[c][i] |= x
+			}
+		}
+	}
 	for c, pc := range b {
 		if pc == 0 {
 			continue
@@ -115,7 +125,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 							emit(passKingIndex(i == 1, bi.kingDist[int(k)*bi.n+c]), sign[col])
 						}
 					}
-					if i, ok := bi.passFreeIndex(p, c, func(t int) bool { return p.Attacked(t, col.Other()) }); ok {
+					if i, ok := bi.passFreeIndex(p, c, attacked[col.Other()]); ok {
 						emit(i, sign[col])
 					}
 				}

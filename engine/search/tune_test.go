@@ -18,7 +18,7 @@ func randomWeights(base *boardInfo, rng *rand.Rand) boardInfo {
 	for i := range bi.w {
 		bi.w[i] = int32(rng.IntN(201) - 100)
 	}
-	bi.pawnStructure, bi.mobTable, bi.hanging, bi.threats, bi.kingDistTerms, bi.safeMob, bi.lineTerms, bi.passFree = true, true, true, true, true, true, true, true
+	bi.pawnStructure, bi.mobTable, bi.hanging, bi.threats, bi.kingDistTerms, bi.safeMob, bi.lineTerms, bi.passFree, bi.kingKinds = true, true, true, true, true, true, true, true, true
 	return bi
 }
 
