@@ -181,8 +181,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		bi.kingKinds = bi.kingKinds || x != 0
 	}
 	bi.pawnStructure = bi.pawnStructure || bi.passFree
-	bi.threats = bi.threats || bi.kingKinds
-	bi.threats = bi.threats || bi.safeMob
+	bi.threats = bi.threats || bi.kingKinds || bi.safeMob
 	for _, x := range bi.w[wTropism:wKingWeak] {
 		bi.kingDistTerms = bi.kingDistTerms || x != 0
 	}
