@@ -37,5 +37,17 @@ func (p *Postgres) HoldLock(name string, shared bool) (release func(), err error
 		_ = conn.Close(context.Background())
 		return nil, ErrLockHeld
 	}
-	return func() { _ = conn.Close(context.Background()) }, nil
+	unlock := `SELECT pg_advisory_unlock(hashtextextended($1, 0))`
+	if shared {
+		unlock = `SELECT pg_advisory_unlock_shared(hashtextextended($1, 0))`
+	}
+	// The server lets go of a closed connection's locks only once its
+	// backend has ended, a moment after the close: the lock is given back
+	// first, so whoever asks next finds it free.
+	return func() {
+		ctx, cancel := p.ctx()
+		defer cancel()
+		_, _ = conn.Exec(ctx, unlock, "lock\x1f"+name)
+		_ = conn.Close(context.Background())
+	}, nil
 }
