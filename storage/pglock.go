@@ -24,12 +24,13 @@ func (p *Postgres) HoldLock(name string, shared bool) (release func(), err error
 	if err != nil {
 		return nil, fmt.Errorf("storage: postgres: %w", err)
 	}
-	var got bool
-	q := `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`
+	key := "lock\x1f" + name
+	lock, unlock := `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, `SELECT pg_advisory_unlock(hashtextextended($1, 0))`
 	if shared {
-		q = `SELECT pg_try_advisory_lock_shared(hashtextextended($1, 0))`
+		lock, unlock = `SELECT pg_try_advisory_lock_shared(hashtextextended($1, 0))`, `SELECT pg_advisory_unlock_shared(hashtextextended($1, 0))`
 	}
-	if err := conn.QueryRow(ctx, q, "lock\x1f"+name).Scan(&got); err != nil {
+	var got bool
+	if err := conn.QueryRow(ctx, lock, key).Scan(&got); err != nil {
 		_ = conn.Close(context.Background())
 		return nil, fmt.Errorf("storage: postgres: %w", err)
 	}
@@ -37,17 +38,13 @@ func (p *Postgres) HoldLock(name string, shared bool) (release func(), err error
 		_ = conn.Close(context.Background())
 		return nil, ErrLockHeld
 	}
-	unlock := `SELECT pg_advisory_unlock(hashtextextended($1, 0))`
-	if shared {
-		unlock = `SELECT pg_advisory_unlock_shared(hashtextextended($1, 0))`
-	}
 	// The server lets go of a closed connection's locks only once its
 	// backend has ended, a moment after the close: the lock is given back
 	// first, so whoever asks next finds it free.
 	return func() {
 		ctx, cancel := p.ctx()
 		defer cancel()
-		_, _ = conn.Exec(ctx, unlock, "lock\x1f"+name)
+		_, _ = conn.Exec(ctx, unlock, key)
 		_ = conn.Close(context.Background())
 	}, nil
 }
