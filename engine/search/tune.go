@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"math/bits"
+	"runtime"
+	"sync"
 
 	"topochess/engine"
 )
@@ -476,6 +478,56 @@ func each(d *Dataset, samples []int, f func(int)) {
 	}
 }
 
+// fitChunks is the number of parts the samples are split into for the
+// gradient; it is fixed so that a fit gives the same weights everywhere.
+const fitChunks = 16
+
+// fitPart is one chunk's share of a gradient pass.
+type fitPart struct {
+	grad []float64
+	loss float64
+	cnt  int
+}
+
+// gradient fills each part with the loss and the gradient of its chunk of
+// the samples ids, running the chunks on up to GOMAXPROCS goroutines.
+func (d *Dataset) gradient(w []float64, k, c float64, ids []int, parts []fitPart) {
+	n := len(parts)
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var wg sync.WaitGroup
+	next := make(chan int, n)
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ci := range next {
+				pt := &parts[ci]
+				clear(pt.grad)
+				pt.loss, pt.cnt = 0, 0
+				for _, i := range ids[ci*len(ids)/n : (ci+1)*len(ids)/n] {
+					p := sigmoid(k, d.eval(w, i))
+					r := p - float64(d.result[i])
+					pt.loss += r * r
+					pt.cnt++
+					g := 2 * r * p * (1 - p) * c
+					ph := float64(d.phase[i])
+					for j := d.start[i]; j < d.start[i+1]; j++ {
+						x := d.idx[j]
+						gv := g * float64(d.val[j])
+						pt.grad[x] += gv * ph
+						pt.grad[x+1] += gv * (1 - ph)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // Fit moves the weights w0 to lower the loss on the samples at scale k and
 // returns the rounded result.
 func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int32 {
@@ -491,23 +543,31 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 			seen[d.idx[j]]++
 		}
 	})
+	// The gradient is summed over a fixed number of chunks of the samples,
+	// at most one goroutine per processor, and the chunks' sums are added
+	// in order: the result does not depend on the machine.
+	ids := samples
+	if ids == nil {
+		ids = make([]int, len(d.result))
+		for i := range ids {
+			ids[i] = i
+		}
+	}
+	parts := make([]fitPart, fitChunks)
+	for i := range parts {
+		parts[i].grad = make([]float64, len(w))
+	}
 	for it := 1; it <= o.Iterations; it++ {
+		d.gradient(w, k, c, ids, parts)
 		clear(grad)
 		loss, cnt := 0.0, 0
-		each(d, samples, func(i int) {
-			p := sigmoid(k, d.eval(w, i))
-			r := p - float64(d.result[i])
-			loss += r * r
-			cnt++
-			g := 2 * r * p * (1 - p) * c
-			ph := float64(d.phase[i])
-			for j := d.start[i]; j < d.start[i+1]; j++ {
-				x := d.idx[j]
-				gv := g * float64(d.val[j])
-				grad[x] += gv * ph
-				grad[x+1] += gv * (1 - ph)
+		for _, pt := range parts {
+			loss += pt.loss
+			cnt += pt.cnt
+			for i, g := range pt.grad {
+				grad[i] += g
 			}
-		})
+		}
 		inv := 1 / float64(max(cnt, 1))
 		for i := range grad {
 			grad[i] *= inv

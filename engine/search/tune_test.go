@@ -4,6 +4,8 @@ import (
 	"io/fs"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -253,5 +255,77 @@ func TestLineTerms(t *testing.T) {
 				t.Errorf("colour %d: %d pawns side by side %d pushes from promotion, want %d", c, g, d, w)
 			}
 		}
+	}
+}
+
+// The fit splits its gradient pass over the processors; the weights it
+// returns are the same with one processor as with several, and each of its
+// steps moves them as one pass over all the samples in order would.
+func TestFitSameOnAnyMachine(t *testing.T) {
+	v, _ := engine.GetVariant("cube5")
+	d := NewDataset(v)
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, p := range randomPositions(v, rng, 300, 24) {
+		d.Add(p, float64(rng.IntN(3))/2)
+	}
+	if d.Len() < 50 {
+		t.Fatalf("only %d quiet samples", d.Len())
+	}
+	w0 := DefaultWeights(v)
+	train := make([]int, 0, d.Len())
+	for i := range d.Len() {
+		if i%3 != 0 {
+			train = append(train, i)
+		}
+	}
+	o := TuneOptions{Iterations: 20, Rate: 3, CellDecay: 1e-6}
+	old := runtime.GOMAXPROCS(1)
+	one := d.Fit(w0, 1, train, o)
+	runtime.GOMAXPROCS(4)
+	four := d.Fit(w0, 1, train, o)
+	runtime.GOMAXPROCS(old)
+	if !slices.Equal(one, four) {
+		t.Fatal("the fit's weights differ between one and four processors")
+	}
+	if slices.Equal(one, w0) {
+		t.Fatal("the fit moved no weight")
+	}
+	// One step of Adam moves every weight with a non-zero gradient by the
+	// rate in the gradient's opposite direction; the gradient, summed in one
+	// plain pass, fixes each direction.
+	step := d.Fit(w0, 1, train, TuneOptions{Iterations: 1, Rate: 3})
+	w := toFloat(w0)
+	grad := make([]float64, len(w))
+	c := math.Ln10 / 400
+	for _, i := range train {
+		p := sigmoid(1, d.eval(w, i))
+		g := 2 * (p - float64(d.result[i])) * p * (1 - p) * c
+		ph := float64(d.phase[i])
+		for j := d.start[i]; j < d.start[i+1]; j++ {
+			x := d.idx[j]
+			grad[x] += g * float64(d.val[j]) * ph
+			grad[x+1] += g * float64(d.val[j]) * (1 - ph)
+		}
+	}
+	frozen := map[int]bool{}
+	for _, i := range []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1, wPassed, wPassed + 1} {
+		frozen[i] = true
+	}
+	checked := 0
+	for i, g := range grad {
+		if g /= float64(len(train)); frozen[i] || math.Abs(g) < 1e-6 {
+			continue
+		}
+		want := w0[i] + 3
+		if g > 0 {
+			want = w0[i] - 3
+		}
+		if step[i] != want {
+			t.Fatalf("weight %d: %d after one step from %d, want %d (gradient %g)", i, step[i], w0[i], want, g)
+		}
+		checked++
+	}
+	if checked < 20 {
+		t.Fatalf("only %d weights had a gradient", checked)
 	}
 }
