@@ -251,6 +251,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	var mat, force, pawns [2]int32
 	var mg, eg [2]int32
 	var bishops [2]int
+	var count [2][engine.King]int32 // pieces by colour and kind, for the imbalance
 	var pieceBuf, pawnBuf [64]int16
 	var ownBuf [2][64]int16
 	pieces := pieceBuf[:0] // cells of the knights, bishops, rooks and queens
@@ -333,6 +334,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 			case engine.Bishop:
 				bishops[col]++
 			}
+			count[col][k]++
 			kindSets[col][k][c>>6] |= 1 << (uint(c) & 63)
 			if k != engine.Pawn {
 				prey[col][c>>6] |= 1 << (uint(c) & 63)
@@ -482,6 +484,14 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 		if bishops[c] >= 2 {
 			mg[c] += w[wBishops]
 			eg[c] += w[wBishops+1]
+		}
+		for k := engine.Knight; k < engine.King; k++ {
+			if n := count[c][k]; n != 0 {
+				i := imbalanceIndex(k, false)
+				own, enemy := n*pawns[c], n*pawns[1-c]
+				mg[c] += own*w[i] + enemy*w[i+2]
+				eg[c] += own*w[i+1] + enemy*w[i+3]
+			}
 		}
 		if k := p.King[c]; k >= 0 {
 			hits, shield := int32(0), int32(0)

@@ -93,6 +93,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	w := bi.w
 	var mat, force, pawns, mg, eg [2]int32
 	var bishops [2]int
+	var kinds [2][7]int32
 	add := func(col engine.Color, i int, n int32) {
 		mg[col] += n * w[i]
 		eg[col] += n * w[i+1]
@@ -122,6 +123,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			}
 		}
 		add(col, wMaterial+2*int(k), 1)
+		kinds[col][k]++
 		if k == engine.Bishop {
 			bishops[col]++
 		}
@@ -219,6 +221,10 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 		}
 		if bishops[c] >= 2 {
 			add(c, wBishops, 1)
+		}
+		for k := engine.Knight; k <= engine.Queen; k++ {
+			add(c, imbalanceIndex(k, false), kinds[c][k]*pawns[c])
+			add(c, imbalanceIndex(k, true), kinds[c][k]*pawns[c.Other()])
 		}
 		if k := p.King[c]; k >= 0 {
 			them := c.Other()

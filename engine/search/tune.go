@@ -92,6 +92,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	b := p.Board
 	var mat, force, pawns [2]int32
 	var bishops [2]int
+	var kinds [2][engine.King]int32
 	sign := [2]float32{1, -1}
 	ps := &pawnSets{}
 	ps.fill(p, bi)
@@ -146,6 +147,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		case engine.Bishop:
 			bishops[col]++
 		}
+		kinds[col][k]++
 		if k == engine.Pawn {
 			for i, kc := range [2]int16{p.King[col], p.King[col.Other()]} {
 				if kc >= 0 {
@@ -189,6 +191,16 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 		col := engine.Color(c)
 		if bishops[c] >= 2 {
 			emit(wBishops, sign[c])
+		}
+		for k := engine.Knight; k < engine.King; k++ {
+			if n := kinds[c][k]; n != 0 {
+				if pawns[c] != 0 {
+					emit(imbalanceIndex(k, false), sign[c]*float32(n*pawns[c]))
+				}
+				if pawns[1-c] != 0 {
+					emit(imbalanceIndex(k, true), sign[c]*float32(n*pawns[1-c]))
+				}
+			}
 		}
 		mob, buckets := p.MobilityAttacks(col, make([]uint64, bi.words), nil)
 		for k, cnt := range mob {

@@ -46,8 +46,20 @@ const (
 	wPhalanx   = wPushHit + 2                           // pawn with an own pawn of the same direction beside it (a king step away, as many pushes from promotion), by pushes left (1..6)
 	wPassFree  = wPhalanx + 14                          // passed pawn that cannot push (every push cell taken), one whose free push cells the enemy all attacks, one whose whole way is empty and unattacked by the enemy, by pushes left (1..6): [3][7] pairs
 	wKingKinds = wPassFree + 42                         // the kinds among knight, bishop, rook and queen that attack cells next to the king, as a set (bit k-Knight), scaled by enemy force: [16] pairs
-	wPST       = wKingKinds + 32                        // by kind and cell class: [k][class] pairs
+	wImbalance = wKingKinds + 32                        // knight, bishop, rook or queen times the own, then the enemy, pawns on the board: [k][2] pairs
+	wPST       = wImbalance + 16                        // by kind and cell class: [k][class] pairs
 )
+
+// imbalanceIndex is the index of the middlegame weight of a knight,
+// bishop, rook or queen (k) counted once per own pawn on the board, or per
+// enemy one.
+func imbalanceIndex(k engine.Kind, enemy bool) int {
+	i := wImbalance + 4*int(k-engine.Knight)
+	if enemy {
+		i += 2
+	}
+	return i
+}
 
 // checkIndex is the index of the middlegame weight of a cell from which an
 // enemy piece of kind k (knight to queen) reaching it would give check.
@@ -149,9 +161,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "imbalance", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wImbalance, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
