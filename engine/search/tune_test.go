@@ -2,6 +2,7 @@ package search
 
 import (
 	"io/fs"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -327,5 +328,32 @@ func TestFitSameOnAnyMachine(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d weights had a gradient", checked)
+	}
+}
+
+// The imbalance counts each piece once per own and once per enemy pawn:
+// White's knight, bishop and rook with three own pawns against four,
+// Black's queen with four own pawns against three.
+func TestImbalanceTerm(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	bi := infoFor(v)
+	pos, err := v.ParsePosition("3qk3/pp4pp/8/8/3N4/8/PPP2B2/4K2R w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]float32{}
+	features(pos, bi, func(i int, x float32) {
+		if i >= wImbalance && i < wPST {
+			got[i] += x
+		}
+	})
+	want := map[int]float32{
+		imbalanceIndex(engine.Knight, false): 3, imbalanceIndex(engine.Knight, true): 4,
+		imbalanceIndex(engine.Bishop, false): 3, imbalanceIndex(engine.Bishop, true): 4,
+		imbalanceIndex(engine.Rook, false): 3, imbalanceIndex(engine.Rook, true): 4,
+		imbalanceIndex(engine.Queen, false): -4, imbalanceIndex(engine.Queen, true): -3, // Black's, so negative
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("imbalance features %v, want %v", got, want)
 	}
 }
