@@ -490,6 +490,11 @@ func each(d *Dataset, samples []int, f func(int)) {
 	}
 }
 
+// unfitted are the weights a fit never moves: the king's material, the
+// pawn's mobility and the unused first entries of the tables by pushes
+// left (1..6).
+var unfitted = []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1, wPassed, wPassed + 1}
+
 // fitChunks is the number of parts the samples are split into for the
 // gradient; it is fixed so that a fit gives the same weights everywhere.
 const fitChunks = 16
@@ -587,9 +592,7 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 				grad[i] += 2 * o.CellDecay * w[i]
 			}
 		}
-		// The king's material and the pawn's mobility never occur; the
-		// tempo is left as set.
-		for _, i := range []int{wMaterial + 2*int(engine.King), wMaterial + 2*int(engine.King) + 1, wMobility, wMobility + 1, wProgress, wProgress + 1, wPassed, wPassed + 1} {
+		for _, i := range unfitted {
 			grad[i] = 0
 		}
 		for i, f := range o.Frozen {
