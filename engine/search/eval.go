@@ -493,6 +493,10 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 				eg[c] += own*w[i+1] + enemy*w[i+3]
 			}
 		}
+		pairCounts(&count, c, func(i int, n int32) {
+			mg[c] += n * w[i]
+			eg[c] += n * w[i+1]
+		})
 		if k := p.King[c]; k >= 0 {
 			hits, shield := int32(0), int32(0)
 			them := col.Other()

@@ -226,6 +226,21 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 			add(c, imbalanceIndex(k, false), kinds[c][k]*pawns[c])
 			add(c, imbalanceIndex(k, true), kinds[c][k]*pawns[c.Other()])
 		}
+		// Pairs, counted one by one.
+		for a := engine.Knight; a <= engine.Queen; a++ {
+			for b := engine.Knight; b <= engine.Queen; b++ {
+				for i := range kinds[c][a] {
+					for j := range kinds[c][b] {
+						if a < b || (a == b && i < j) {
+							add(c, pairIndex(a, b, false), 1)
+						}
+					}
+					if a < b {
+						add(c, pairIndex(a, b, true), kinds[c.Other()][b])
+					}
+				}
+			}
+		}
 		if k := p.King[c]; k >= 0 {
 			them := c.Other()
 			var hits, shield int32

@@ -202,6 +202,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 				}
 			}
 		}
+		pairCounts(&kinds, c, func(i int, n int32) { emit(i, sign[c]*float32(n)) })
 		mob, buckets := p.MobilityAttacks(col, make([]uint64, bi.words), nil)
 		for k, cnt := range mob {
 			if cnt != 0 {

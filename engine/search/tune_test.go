@@ -343,7 +343,7 @@ func TestImbalanceTerm(t *testing.T) {
 	}
 	got := map[int]float32{}
 	features(pos, bi, func(i int, x float32) {
-		if i >= wImbalance && i < wPST {
+		if i >= wImbalance && i < wPairs {
 			got[i] += x
 		}
 	})
@@ -355,5 +355,53 @@ func TestImbalanceTerm(t *testing.T) {
 	}
 	if !maps.Equal(got, want) {
 		t.Fatalf("imbalance features %v, want %v", got, want)
+	}
+}
+
+// The pairs count two pieces of one side, and one piece against an enemy
+// one of a later kind: White's queen, two bishops and knight against
+// Black's two knights and two rooks.
+func TestPairsTerm(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	bi := infoFor(v)
+	pos, err := v.ParsePosition("1nr1kr2/pppn1ppp/8/8/8/8/PPPBBPPP/3QK1N1 w - - 0 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[int]float32{}
+	features(pos, bi, func(i int, x float32) {
+		if i >= wPairs && i < wPST {
+			got[i] += x
+		}
+	})
+	N, B, R, Q := engine.Knight, engine.Bishop, engine.Rook, engine.Queen
+	want := map[int]float32{
+		// Two of one side; Black's counted negative.
+		pairIndex(N, B, false): 2, pairIndex(N, Q, false): 1, pairIndex(B, B, false): 1, pairIndex(B, Q, false): 2,
+		pairIndex(N, N, false): -1, pairIndex(N, R, false): -4, pairIndex(R, R, false): -1,
+		// White's knight and bishops against Black's rooks; Black's knights
+		// against White's bishops and queen, Black's rooks against the queen.
+		pairIndex(N, R, true): 2, pairIndex(B, R, true): 4,
+		pairIndex(N, B, true): -4, pairIndex(N, Q, true): -2, pairIndex(R, Q, true): -2,
+	}
+	if !maps.Equal(got, want) {
+		t.Fatalf("pair features %v, want %v", got, want)
+	}
+	seen := map[int]bool{}
+	for a := N; a <= Q; a++ {
+		for b := a; b <= Q; b++ {
+			seen[pairIndex(a, b, false)] = true
+			if a < b {
+				seen[pairIndex(a, b, true)] = true
+			}
+		}
+	}
+	for i := wPairs; i < wPST; i += 2 {
+		if !seen[i] {
+			t.Fatalf("weight %d of the pairs has no pair", i)
+		}
+	}
+	if len(seen) != (wPST-wPairs)/2 {
+		t.Fatalf("%d pairs for %d weights", len(seen), wPST-wPairs)
 	}
 }

@@ -47,7 +47,8 @@ const (
 	wPassFree  = wPhalanx + 14                          // passed pawn that cannot push (every push cell taken), one whose free push cells the enemy all attacks, one whose whole way is empty and unattacked by the enemy, by pushes left (1..6): [3][7] pairs
 	wKingKinds = wPassFree + 42                         // the kinds among knight, bishop, rook and queen that attack cells next to the king, as a set (bit k-Knight), scaled by enemy force: [16] pairs
 	wImbalance = wKingKinds + 32                        // knight, bishop, rook or queen times the own, then the enemy, pawns on the board: [k][2] pairs
-	wPST       = wImbalance + 16                        // by kind and cell class: [k][class] pairs
+	wPairs     = wImbalance + 16                        // pairs of pieces (knight to queen): own with own, by kinds a ≤ b ([10] pairs), then own with enemy, by kinds a < b ([6] pairs)
+	wPST       = wPairs + 32                            // by kind and cell class: [k][class] pairs
 )
 
 // imbalanceIndex is the index of the middlegame weight of a knight,
@@ -59,6 +60,42 @@ func imbalanceIndex(k engine.Kind, enemy bool) int {
 		i += 2
 	}
 	return i
+}
+
+// pairIndex is the index of the middlegame weight of a pair of pieces,
+// kinds a and b from knight to queen: both of one side (a ≤ b), or a of
+// one side and b of the other (a < b; a pair of one kind, one on each
+// side, counts the same for both, and b against a is a against b with
+// the sign turned).
+func pairIndex(a, b engine.Kind, enemy bool) int {
+	x, y := int(a-engine.Knight), int(b-engine.Knight)
+	if enemy {
+		return wPairs + 20 + 2*(4*x-x*(x+1)/2+y-x-1)
+	}
+	return wPairs + 2*(4*x-x*(x-1)/2+y-x)
+}
+
+// pairCounts calls f with the index and the number of every pair of
+// pieces of colour c (count: pieces by colour and kind): two of its own,
+// and one of its own of kind a with an enemy one of a later kind b.
+func pairCounts(count *[2][engine.King]int32, c int, f func(i int, n int32)) {
+	for a := engine.Knight; a < engine.King; a++ {
+		na := count[c][a]
+		if na == 0 {
+			continue
+		}
+		if n := na * (na - 1) / 2; n != 0 {
+			f(pairIndex(a, a, false), n)
+		}
+		for b := a + 1; b < engine.King; b++ {
+			if n := na * count[c][b]; n != 0 {
+				f(pairIndex(a, b, false), n)
+			}
+			if n := na * count[1-c][b]; n != 0 {
+				f(pairIndex(a, b, true), n)
+			}
+		}
+	}
 }
 
 // checkIndex is the index of the middlegame weight of a cell from which an
@@ -161,9 +198,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "imbalance", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "imbalance", "pairs", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wImbalance, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wImbalance, wPairs, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
