@@ -573,9 +573,13 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	}
 	mg[p.Side] += w[wTempo]
 	eg[p.Side] += w[wTempo+1]
+	share := int32(64)
+	if c := drawnClass(eg[0]-eg[1], force, pawns); c != 0 {
+		share = w[wDrawn+c-1]
+	}
 	var score [2]int32
 	for c := range score {
-		score[c] = (mg[c]*phaseNum + eg[c]*(phaseDen-phaseNum)) / phaseDen
+		score[c] = blend(mg[c], eg[c], phaseNum, phaseDen, share)
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()], pawnKey

@@ -327,9 +327,13 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	add(p.Side, wTempo, 1)
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
+	share := int32(64)
+	if c := drawnClass(eg[0]-eg[1], force, pawns); c != 0 {
+		share = w[wDrawn+c-1]
+	}
 	var score [2]int32
 	for c := range score {
-		score[c] = (mg[c]*phaseNum + eg[c]*(phaseDen-phaseNum)) / phaseDen
+		score[c] = blend(mg[c], eg[c], phaseNum, phaseDen, share)
 	}
 	extraTerms(p, bi, mat, force, pawns, &score)
 	return score[p.Side] - score[p.Side.Other()]

@@ -27,6 +27,7 @@ type Dataset struct {
 	idx    []uint32 // index of the middlegame weight of a pair
 	val    []float32
 	phase  []float32 // middlegame share, 0..1
+	drawn  []uint8   // drawnClass under the tuner's own weights
 	fixed  []float32 // the terms outside the weights, White's view
 	result []float32 // 1 White won, 0.5 draw, 0 Black won
 	// Skipped counts positions refused as not quiet.
@@ -50,12 +51,13 @@ func (d *Dataset) Add(p *engine.Position, result float64) bool {
 		d.Skipped++
 		return false
 	}
-	ph, fixed := features(p, d.bi, func(i int, v float32) {
+	ph, fixed, drawn := features(p, d.bi, func(i int, v float32) {
 		d.idx = append(d.idx, uint32(i))
 		d.val = append(d.val, v)
 	})
 	d.start = append(d.start, uint32(len(d.idx)))
 	d.phase = append(d.phase, ph)
+	d.drawn = append(d.drawn, uint8(drawn))
 	d.fixed = append(d.fixed, fixed)
 	d.result = append(d.result, float32(result))
 	return true
@@ -84,10 +86,15 @@ func (s *Searcher) quietScore(p *engine.Position) (static, q int32) {
 
 // features writes the position's evaluation as weight-pair entries from
 // White's side (emit(index of the pair's middlegame weight, count), Black's
-// counts negative) and returns the middlegame share of the blend and the
-// terms outside the weights. It follows evaluate term by term; a test
-// checks the two agree.
-func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase, fixed float32) {
+// counts negative) and returns the middlegame share of the blend, the
+// terms outside the weights and the drawnClass that bi's weights give. It
+// follows evaluate term by term; a test checks the two agree.
+func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (phase, fixed float32, drawn int) {
+	var egWhite float64 // the endgame score under bi.w, for the drawn class
+	emit := func(i int, x float32) {
+		egWhite += float64(x) * float64(bi.w[i+1])
+		emitTo(i, x)
+	}
 	g := p.Geo()
 	b := p.Board
 	var mat, force, pawns [2]int32
@@ -289,7 +296,7 @@ func features(p *engine.Position, bi *boardInfo, emit func(int, float32)) (phase
 	phase = float32(phaseNum) / float32(2*bi.startForce)
 	var score [2]int32
 	extraTerms(p, bi, mat, force, pawns, &score)
-	return phase, float32(score[0] - score[1])
+	return phase, float32(score[0] - score[1]), drawnClass(int32(math.Round(egWhite)), force, pawns)
 }
 
 // lineFeatures emits the line, outpost, isolated-pawn, push-threat and
@@ -453,12 +460,22 @@ func toFloat(w []int32) []float64 {
 // eval is a sample's evaluation from White's side under weights w.
 func (d *Dataset) eval(w []float64, i int) float64 {
 	ph := float64(d.phase[i])
+	eg := egShare(w, ph, int(d.drawn[i]))
 	e := float64(d.fixed[i])
 	for j := d.start[i]; j < d.start[i+1]; j++ {
 		x := d.idx[j]
-		e += float64(d.val[j]) * (w[x]*ph + w[x+1]*(1-ph))
+		e += float64(d.val[j]) * (w[x]*ph + w[x+1]*eg)
 	}
 	return e
+}
+
+// egShare is the endgame weights' share of a position's score at
+// middlegame share ph and drawn class drawn.
+func egShare(w []float64, ph float64, drawn int) float64 {
+	if drawn == 0 {
+		return 1 - ph
+	}
+	return (1 - ph) * w[wDrawn+drawn-1] / 64
 }
 
 func sigmoid(k, e float64) float64 { return 1 / (1 + math.Pow(10, -k*e/400)) }
@@ -533,11 +550,18 @@ func (d *Dataset) gradient(w []float64, k, c float64, ids []int, parts []fitPart
 					pt.cnt++
 					g := 2 * r * p * (1 - p) * c
 					ph := float64(d.phase[i])
+					drawn := int(d.drawn[i])
+					eg := egShare(w, ph, drawn)
+					egSum := 0.0 // the endgame score before its share
 					for j := d.start[i]; j < d.start[i+1]; j++ {
 						x := d.idx[j]
 						gv := g * float64(d.val[j])
 						pt.grad[x] += gv * ph
-						pt.grad[x+1] += gv * (1 - ph)
+						pt.grad[x+1] += gv * eg
+						egSum += float64(d.val[j]) * w[x+1]
+					}
+					if drawn != 0 {
+						pt.grad[wDrawn+drawn-1] += g * egSum * (1 - ph) / 64
 					}
 				}
 			}
@@ -559,6 +583,9 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 	each(d, samples, func(i int) {
 		for j := d.start[i]; j < d.start[i+1]; j++ {
 			seen[d.idx[j]]++
+		}
+		if d.drawn[i] != 0 {
+			seen[wDrawn]++
 		}
 	})
 	// The gradient is summed over a fixed number of chunks of the samples,

@@ -21,6 +21,7 @@ func randomWeights(base *boardInfo, rng *rand.Rand) boardInfo {
 	for i := range bi.w {
 		bi.w[i] = int32(rng.IntN(201) - 100)
 	}
+	bi.w[wDrawn], bi.w[wDrawn+1] = int32(rng.IntN(65)), int32(rng.IntN(65))
 	bi.pawnStructure, bi.mobTable, bi.hanging, bi.threats, bi.kingDistTerms, bi.safeMob, bi.lineTerms, bi.passFree, bi.kingKinds = true, true, true, true, true, true, true, true, true
 	return bi
 }
@@ -38,13 +39,14 @@ func TestFeaturesMatchEvaluate(t *testing.T) {
 		for _, p := range randomPositions(v, rng, 80, 60) {
 			var idx []int
 			var val []float32
-			ph, fixed := features(p, &bi, func(i int, x float32) {
+			ph, fixed, drawn := features(p, &bi, func(i int, x float32) {
 				idx = append(idx, i)
 				val = append(val, x)
 			})
 			e := float64(fixed)
+			eg := egShare(wf, float64(ph), drawn)
 			for j, i := range idx {
-				e += float64(val[j]) * (wf[i]*float64(ph) + wf[i+1]*(1-float64(ph)))
+				e += float64(val[j]) * (wf[i]*float64(ph) + wf[i+1]*eg)
 			}
 			got := float64(evaluate(p, &bi))
 			if p.Side == engine.Black {
@@ -302,10 +304,14 @@ func TestFitSameOnAnyMachine(t *testing.T) {
 		p := sigmoid(1, d.eval(w, i))
 		g := 2 * (p - float64(d.result[i])) * p * (1 - p) * c
 		ph := float64(d.phase[i])
+		eg := egShare(w, ph, int(d.drawn[i]))
 		for j := d.start[i]; j < d.start[i+1]; j++ {
 			x := d.idx[j]
 			grad[x] += g * float64(d.val[j]) * ph
-			grad[x+1] += g * float64(d.val[j]) * (1 - ph)
+			grad[x+1] += g * float64(d.val[j]) * eg
+			if k := int(d.drawn[i]); k != 0 {
+				grad[wDrawn+k-1] += g * float64(d.val[j]) * w[x+1] * (1 - ph) / 64
+			}
 		}
 	}
 	frozen := map[int]bool{}
@@ -370,7 +376,7 @@ func TestPairsTerm(t *testing.T) {
 	}
 	got := map[int]float32{}
 	features(pos, bi, func(i int, x float32) {
-		if i >= wPairs && i < wPST {
+		if i >= wPairs && i < wDrawn {
 			got[i] += x
 		}
 	})
@@ -396,12 +402,62 @@ func TestPairsTerm(t *testing.T) {
 			}
 		}
 	}
-	for i := wPairs; i < wPST; i += 2 {
+	for i := wPairs; i < wDrawn; i += 2 {
 		if !seen[i] {
 			t.Fatalf("weight %d of the pairs has no pair", i)
 		}
 	}
-	if len(seen) != (wPST-wPairs)/2 {
-		t.Fatalf("%d pairs for %d weights", len(seen), wPST-wPairs)
+	if len(seen) != (wDrawn-wPairs)/2 {
+		t.Fatalf("%d pairs for %d weights", len(seen), wDrawn-wPairs)
 	}
+}
+
+// The drawn classes: the side ahead has no pawns and at most a bishop's
+// worth of pieces more; the endgame score is cut to the class's share.
+func TestDrawnClass(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	for _, c := range []struct {
+		pos  string
+		want int
+	}{
+		{"4k3/8/8/8/8/8/8/3NK3 w - - 0 1", 1},     // a lone knight
+		{"4k3/4b3/8/8/8/8/8/3RK3 w - - 0 1", 2},   // rook against bishop
+		{"4k3/r7/8/8/8/8/8/2BRK3 b - - 0 1", 2},   // rook and bishop against rook
+		{"4k3/4n3/8/8/8/8/8/3QK3 w - - 0 1", 0},   // queen against knight: a rook's worth more
+		{"4k3/4b3/8/8/8/8/4P3/3RK3 w - - 0 1", 0}, // the side ahead has a pawn
+		{"3rk3/8/8/8/8/8/8/2N1K3 w - - 0 1", 2},   // Black ahead: rook against knight
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", 1},      // bare kings: the tempo's share
+		{"4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1", 0},  // a pawn each
+	} {
+		pos, err := v.ParsePosition(c.pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bi := *infoFor(v)
+		_, _, got := features(pos, &bi, func(int, float32) {})
+		if got != c.want {
+			t.Errorf("%s: drawn class %d, want %d", c.pos, got, c.want)
+		}
+		if got == 0 {
+			continue
+		}
+		// The cut: the whole endgame score at 64, none of it at 0.
+		bi.w = slices.Clone(bi.w)
+		bi.w[wDrawn], bi.w[wDrawn+1] = 64, 64
+		whole := evaluate(pos, &bi)
+		bi.w[wDrawn+got-1] = 0
+		none := evaluate(pos, &bi)
+		bi.w[wDrawn+got-1] = 32
+		half := evaluate(pos, &bi)
+		if whole == none || abs32(half-(whole+none)/2) > 2 {
+			t.Errorf("%s: evaluation %d with the whole endgame, %d with none, %d with half", c.pos, whole, none, half)
+		}
+	}
+}
+
+func abs32(x int32) int32 {
+	if x < 0 {
+		return -x
+	}
+	return x
 }

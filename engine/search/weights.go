@@ -48,7 +48,8 @@ const (
 	wKingKinds = wPassFree + 42                         // the kinds among knight, bishop, rook and queen that attack cells next to the king, as a set (bit k-Knight), scaled by enemy force: [16] pairs
 	wImbalance = wKingKinds + 32                        // knight, bishop, rook or queen times the own, then the enemy, pawns on the board: [k][2] pairs
 	wPairs     = wImbalance + 16                        // pairs of pieces (knight to queen): own with own, by kinds a ≤ b ([10] pairs), then own with enemy, by kinds a < b ([6] pairs)
-	wPST       = wPairs + 32                            // by kind and cell class: [k][class] pairs
+	wDrawn     = wPairs + 32                            // the endgame's share, in 64ths, where a lone extra minor piece or an exchange rarely wins (see drawnClass): [1] pair, class 1 then class 2, fitted as a factor of the endgame score
+	wPST       = wDrawn + 2                             // by kind and cell class: [k][class] pairs
 )
 
 // imbalanceIndex is the index of the middlegame weight of a knight,
@@ -96,6 +97,39 @@ func pairCounts(count *[2][engine.King]int32, c int, f func(i int, n int32)) {
 			}
 		}
 	}
+}
+
+// drawnClass sorts the endings where an extra piece seldom wins: the side
+// the endgame score favours (egWhite: White's minus Black's) has no pawns
+// and at most a bishop's worth of pieces more than the other, with at
+// most a bishop's worth of pieces in all (class 1: a lone minor piece) or
+// more (class 2: an exchange, a minor piece more beside a rook, …). The
+// endgame score is then cut to w[wDrawn] or w[wDrawn+1] 64ths. 0: neither.
+func drawnClass(egWhite int32, force, pawns [2]int32) int {
+	s := 0
+	switch {
+	case egWhite == 0:
+		return 0
+	case egWhite < 0:
+		s = 1
+	}
+	if pawns[s] != 0 || force[s]-force[1-s] > value[engine.Bishop] {
+		return 0
+	}
+	if force[s] <= value[engine.Bishop] {
+		return 1
+	}
+	return 2
+}
+
+// blend is a side's score from its middlegame and endgame parts, the
+// endgame's counting share/64 of its due (phaseNum/phaseDen: the
+// middlegame's share).
+func blend(mg, eg, phaseNum, phaseDen, share int32) int32 {
+	if share == 64 {
+		return (mg*phaseNum + eg*(phaseDen-phaseNum)) / phaseDen
+	}
+	return int32((int64(mg)*int64(phaseNum)*64 + int64(eg)*int64(phaseDen-phaseNum)*int64(share)) / (64 * int64(phaseDen)))
 }
 
 // checkIndex is the index of the middlegame weight of a cell from which an
@@ -198,9 +232,9 @@ func threatIndex(g int, victim engine.Kind, defended bool) int {
 const kingTableSize = 16
 
 // TermNames name the groups of weights, in order, for tune's --terms.
-var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "imbalance", "pairs", "cells"}
+var TermNames = []string{"material", "mobility", "kingzone", "shield", "progress", "bishops", "tempo", "passed", "guarded", "stacked", "pawnhit", "mobtable", "hanging", "kingtable", "threats", "kinggroups", "passking", "checks", "tropism", "pawnking", "kingweak", "safemob", "lines", "outposts", "isolated", "pushhit", "phalanx", "passfree", "kingkinds", "imbalance", "pairs", "drawn", "cells"}
 
-var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wImbalance, wPairs, wPST}
+var termStart = []int{wMaterial, wMobility, wKingZone, wShield, wProgress, wBishops, wTempo, wPassed, wGuarded, wStacked, wPawnHit, wMobTable, wHanging, wKingTable, wThreat, wKingGroup, wPassKing, wCheck, wTropism, wPawnKing, wKingWeak, wSafeMob, wLines, wOutpost, wIsolated, wPushHit, wPhalanx, wPassFree, wKingKinds, wImbalance, wPairs, wDrawn, wPST}
 
 // TermRange is the index range of a named group of weights in a weight
 // vector of length n.
@@ -243,6 +277,7 @@ func defaultWeights(nc int) []int32 {
 		w[wProgress+2*d], w[wProgress+2*d+1] = pawnBonus[d]/3, pawnBonus[d]
 	}
 	w[wTempo], w[wTempo+1] = tempo, tempo
+	w[wDrawn], w[wDrawn+1] = 64, 64 // the whole endgame score
 	// Threats and checks: half the weights standard chess learned from
 	// Stockfish's scores (its file of this change), as the king's safety
 	// and a piece's are the same on every board.
