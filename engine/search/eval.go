@@ -250,8 +250,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	w := bi.w
 	var mat, force, pawns [2]int32
 	var mg, eg [2]int32
-	var bishops [2]int
-	var count [2][engine.King]int32 // pieces by colour and kind, for the imbalance
+	var count [2][engine.King]int32 // pieces by colour and kind
 	var pieceBuf, pawnBuf [64]int16
 	var ownBuf [2][64]int16
 	pieces := pieceBuf[:0] // cells of the knights, bishops, rooks and queens
@@ -331,8 +330,6 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 				}
 			case engine.King:
 				continue
-			case engine.Bishop:
-				bishops[col]++
 			}
 			count[col][k]++
 			kindSets[col][k][c>>6] |= 1 << (uint(c) & 63)
@@ -481,22 +478,16 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
-		if bishops[c] >= 2 {
+		if count[c][engine.Bishop] >= 2 {
 			mg[c] += w[wBishops]
 			eg[c] += w[wBishops+1]
 		}
-		for k := engine.Knight; k < engine.King; k++ {
-			if n := count[c][k]; n != 0 {
-				i := imbalanceIndex(k, false)
-				own, enemy := n*pawns[c], n*pawns[1-c]
-				mg[c] += own*w[i] + enemy*w[i+2]
-				eg[c] += own*w[i+1] + enemy*w[i+3]
-			}
-		}
-		pairCounts(&count, c, func(i int, n int32) {
+		add := func(i int, n int32) {
 			mg[c] += n * w[i]
 			eg[c] += n * w[i+1]
-		})
+		}
+		imbalanceCounts(&count, c, add)
+		pairCounts(&count, c, add)
 		if k := p.King[c]; k >= 0 {
 			hits, shield := int32(0), int32(0)
 			them := col.Other()

@@ -98,7 +98,6 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 	g := p.Geo()
 	b := p.Board
 	var mat, force, pawns [2]int32
-	var bishops [2]int
 	var kinds [2][engine.King]int32
 	sign := [2]float32{1, -1}
 	ps := &pawnSets{}
@@ -151,8 +150,6 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 			}
 		case engine.King:
 			continue
-		case engine.Bishop:
-			bishops[col]++
 		}
 		kinds[col][k]++
 		if k == engine.Pawn {
@@ -196,20 +193,12 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 	}
 	for c := 0; c < 2; c++ {
 		col := engine.Color(c)
-		if bishops[c] >= 2 {
+		if kinds[c][engine.Bishop] >= 2 {
 			emit(wBishops, sign[c])
 		}
-		for k := engine.Knight; k < engine.King; k++ {
-			if n := kinds[c][k]; n != 0 {
-				if pawns[c] != 0 {
-					emit(imbalanceIndex(k, false), sign[c]*float32(n*pawns[c]))
-				}
-				if pawns[1-c] != 0 {
-					emit(imbalanceIndex(k, true), sign[c]*float32(n*pawns[1-c]))
-				}
-			}
-		}
-		pairCounts(&kinds, c, func(i int, n int32) { emit(i, sign[c]*float32(n)) })
+		count := func(i int, n int32) { emit(i, sign[c]*float32(n)) }
+		imbalanceCounts(&kinds, c, count)
+		pairCounts(&kinds, c, count)
 		mob, buckets := p.MobilityAttacks(col, make([]uint64, bi.words), nil)
 		for k, cnt := range mob {
 			if cnt != 0 {

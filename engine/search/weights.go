@@ -63,6 +63,25 @@ func imbalanceIndex(k engine.Kind, enemy bool) int {
 	return i
 }
 
+// imbalanceCounts calls f with the index and the count of every
+// imbalance weight of colour c (count: pieces by colour and kind): each
+// knight, bishop, rook and queen once per own pawn, then once per enemy
+// pawn.
+func imbalanceCounts(count *[2][engine.King]int32, c int, f func(i int, n int32)) {
+	for k := engine.Knight; k < engine.King; k++ {
+		n := count[c][k]
+		if n == 0 {
+			continue
+		}
+		if own := n * count[c][engine.Pawn]; own != 0 {
+			f(imbalanceIndex(k, false), own)
+		}
+		if enemy := n * count[1-c][engine.Pawn]; enemy != 0 {
+			f(imbalanceIndex(k, true), enemy)
+		}
+	}
+}
+
 // pairIndex is the index of the middlegame weight of a pair of pieces,
 // kinds a and b from knight to queen: both of one side (a ≤ b), or a of
 // one side and b of the other (a < b; a pair of one kind, one on each
