@@ -177,7 +177,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range bi.w[wPassFree:wKingKinds] {
 		bi.passFree = bi.passFree || x != 0
 	}
-	for _, x := range bi.w[wKingKinds:wPST] {
+	for _, x := range bi.w[wKingKinds:wImbalance] {
 		bi.kingKinds = bi.kingKinds || x != 0
 	}
 	bi.pawnStructure = bi.pawnStructure || bi.passFree
