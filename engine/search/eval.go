@@ -248,7 +248,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	g := p.Geo()
 	b := p.Board
 	w := bi.w
-	var mat, force, pawns [2]int32
+	var mat, force [2]int32
 	var mg, eg [2]int32
 	var count [2][engine.King]int32 // pieces by colour and kind
 	var pieceBuf, pawnBuf [64]int16
@@ -314,7 +314,6 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 			}
 			switch k {
 			case engine.Pawn:
-				pawns[col]++
 				x := pawnMix(c, col)
 				pawnKey += x
 				if pc.Dir() != 0 {
@@ -399,6 +398,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 			eg[col] += hits[col]*w[wPawnHit+1] + pe.eg[col]
 		}
 	}
+	pawns := [2]int32{count[0][engine.Pawn], count[1][engine.Pawn]}
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
 

@@ -97,7 +97,7 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 	}
 	g := p.Geo()
 	b := p.Board
-	var mat, force, pawns [2]int32
+	var mat, force [2]int32
 	var kinds [2][engine.King]int32
 	sign := [2]float32{1, -1}
 	ps := &pawnSets{}
@@ -124,7 +124,6 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 		emit(bi.pstIndex(col, k, c), sign[col])
 		switch k {
 		case engine.Pawn:
-			pawns[col]++
 			if d := bi.promoDist[col][pc.Dir()][c]; d > 0 && int(d) < len(pawnBonus) {
 				emit(wProgress+2*int(d), sign[col])
 				if bi.passed(ps, col, pc.Dir(), c) {
@@ -281,6 +280,7 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 		}
 	})
 	emit(wTempo, sign[p.Side])
+	pawns := [2]int32{kinds[0][engine.Pawn], kinds[1][engine.Pawn]}
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phase = float32(phaseNum) / float32(2*bi.startForce)
 	var score [2]int32
