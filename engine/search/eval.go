@@ -65,6 +65,12 @@ type boardInfo struct {
 	// pawnStructure is set too); kingKinds: some weight of the kinds
 	// attacking the king's zone is not (then threats is set too).
 	passFree, kingKinds bool
+	// shade[cell] numbers the set of cells joined to the cell by bishop
+	// moves (a colour of the standard board); promoCorner[colour][dir][cell]
+	// is the corner (a cell with three king steps) on which a pawn there
+	// promotes when its pushes never branch, else -1.
+	shade       []uint8
+	promoCorner [2][2][]int16
 	// zone[cell*words:(cell+1)*words] is the bit set of the cells next to
 	// the cell (a king's zone).
 	zone []uint64
@@ -185,6 +191,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	for _, x := range bi.w[wTropism:wKingWeak] {
 		bi.kingDistTerms = bi.kingDistTerms || x != 0
 	}
+	bi.shade, bi.promoCorner = shadesAndCorners(g)
 	words := (n + 63) / 64
 	bi.zone = make([]uint64, n*words)
 	for c := 0; c < n; c++ {
@@ -193,6 +200,58 @@ func buildInfo(v *engine.Variant) *boardInfo {
 		}
 	}
 	return bi
+}
+
+// shadesAndCorners numbers the shades of the board (the sets of cells
+// bishop moves join, 255 from the 255th on) and finds the corner on which
+// a pawn on each cell promotes (boardInfo.promoCorner).
+func shadesAndCorners(g *engine.Geometry) (shade []uint8, corner [2][2][]int16) {
+	n := g.N
+	shade = make([]uint8, n)
+	seen := make([]bool, n)
+	next := 0
+	for s := 0; s < n; s++ {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		queue := []int{s}
+		for len(queue) > 0 {
+			c := queue[0]
+			queue = queue[1:]
+			shade[c] = uint8(min(next, 255))
+			for _, t := range g.RayCells(engine.Bishop, c) {
+				if !seen[t] {
+					seen[t] = true
+					queue = append(queue, t)
+				}
+			}
+		}
+		next++
+	}
+	for c := 0; c < 2; c++ {
+		for d := 0; d < 2; d++ {
+			corner[c][d] = make([]int16, n)
+			push, promo := g.PawnPush[c][d], g.Promo[c][d]
+			for s := range corner[c][d] {
+				corner[c][d][s] = -1
+				if push == nil || promo == nil {
+					continue
+				}
+				at := s
+				for range n {
+					if promo[at] || len(push[at]) != 1 {
+						break
+					}
+					at = int(push[at][0])
+				}
+				if promo[at] && len(g.KingSteps[at]) == 3 {
+					corner[c][d][s] = int16(at)
+				}
+			}
+		}
+	}
+	return shade, corner
 }
 
 // promotionDistance runs a backward breadth-first search from the
@@ -565,7 +624,7 @@ func evaluateWith(p *engine.Position, bi *boardInfo, table []pawnSlot) (int32, u
 	mg[p.Side] += w[wTempo]
 	eg[p.Side] += w[wTempo+1]
 	share := int32(64)
-	if c := drawnClass(eg[0]-eg[1], force, pawns); c != 0 {
+	if c := drawnClass(p, bi, eg[0]-eg[1], force, pawns, [2]int32{count[0][engine.Bishop], count[1][engine.Bishop]}); c != 0 {
 		share = w[wDrawn+c-1]
 	}
 	var score [2]int32

@@ -328,7 +328,7 @@ func evaluatePlain(p *engine.Position, bi *boardInfo) int32 {
 	phaseNum := min(force[0]+force[1], 2*bi.startForce)
 	phaseDen := 2 * bi.startForce
 	share := int32(64)
-	if c := drawnClass(eg[0]-eg[1], force, pawns); c != 0 {
+	if c := drawnClass(p, bi, eg[0]-eg[1], force, pawns, [2]int32{kinds[0][engine.Bishop], kinds[1][engine.Bishop]}); c != 0 {
 		share = w[wDrawn+c-1]
 	}
 	var score [2]int32

@@ -42,6 +42,16 @@ func NewDataset(v *engine.Variant) *Dataset {
 // Len is the number of samples.
 func (d *Dataset) Len() int { return len(d.result) }
 
+// DrawnCounts is the number of positions in each drawn class (drawnClass;
+// index 0: none).
+func (d *Dataset) DrawnCounts() []int {
+	n := make([]int, drawnClasses+1)
+	for _, c := range d.drawn {
+		n[c]++
+	}
+	return n
+}
+
 // Add adds a position with its game's result (1, 0.5 or 0 for White) and
 // reports whether it was taken: a position in check, or where the side to
 // move wins or loses material at once (its quiescence search differs from
@@ -285,7 +295,7 @@ func features(p *engine.Position, bi *boardInfo, emitTo func(int, float32)) (pha
 	phase = float32(phaseNum) / float32(2*bi.startForce)
 	var score [2]int32
 	extraTerms(p, bi, mat, force, pawns, &score)
-	return phase, float32(score[0] - score[1]), drawnClass(int32(math.Round(egWhite)), force, pawns)
+	return phase, float32(score[0] - score[1]), drawnClass(p, bi, int32(math.Round(egWhite)), force, pawns, [2]int32{kinds[0][engine.Bishop], kinds[1][engine.Bishop]})
 }
 
 // lineFeatures emits the line, outpost, isolated-pawn, push-threat and
@@ -574,7 +584,7 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 			seen[d.idx[j]]++
 		}
 		if d.drawn[i] != 0 {
-			seen[wDrawn]++
+			seen[wDrawn+int(d.drawn[i])-1]++
 		}
 	})
 	// The gradient is summed over a fixed number of chunks of the samples,
@@ -618,8 +628,13 @@ func (d *Dataset) Fit(w0 []int32, k float64, samples []int, o TuneOptions) []int
 			}
 		}
 		for i := 0; i < len(seen); i += 2 { // entries name a pair by its first weight
-			if seen[i] < o.MinSeen {
+			if seen[i] < o.MinSeen && (i < wDrawn || i >= wDrawn+drawnClasses) {
 				grad[i], grad[i+1] = 0, 0
+			}
+		}
+		for i := wDrawn; i < wDrawn+drawnClasses; i++ { // a weight each
+			if seen[i] < o.MinSeen {
+				grad[i] = 0
 			}
 		}
 		for i := range w {

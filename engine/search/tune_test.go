@@ -21,7 +21,9 @@ func randomWeights(base *boardInfo, rng *rand.Rand) boardInfo {
 	for i := range bi.w {
 		bi.w[i] = int32(rng.IntN(201) - 100)
 	}
-	bi.w[wDrawn], bi.w[wDrawn+1] = int32(rng.IntN(65)), int32(rng.IntN(65))
+	for i := range drawnClasses {
+		bi.w[wDrawn+i] = int32(rng.IntN(65))
+	}
 	bi.pawnStructure, bi.mobTable, bi.hanging, bi.threats, bi.kingDistTerms, bi.safeMob, bi.lineTerms, bi.passFree, bi.kingKinds = true, true, true, true, true, true, true, true, true
 	return bi
 }
@@ -412,22 +414,39 @@ func TestPairsTerm(t *testing.T) {
 	}
 }
 
-// The drawn classes: the side ahead has no pawns and at most a bishop's
-// worth of pieces more; the endgame score is cut to the class's share.
+// The drawn classes: the side ahead has at most a bishop's worth of pieces
+// more, and no pawns, or pawns bound for a corner its bishop cannot reach,
+// or a bishop against one of the other shade, or few pawns; the endgame
+// score is cut to the class's share.
 func TestDrawnClass(t *testing.T) {
 	v, _ := engine.GetVariant("standard")
 	for _, c := range []struct {
 		pos  string
 		want int
 	}{
-		{"4k3/8/8/8/8/8/8/3NK3 w - - 0 1", 1},     // a lone knight
-		{"4k3/4b3/8/8/8/8/8/3RK3 w - - 0 1", 2},   // rook against bishop
-		{"4k3/r7/8/8/8/8/8/2BRK3 b - - 0 1", 2},   // rook and bishop against rook
-		{"4k3/4n3/8/8/8/8/8/3QK3 w - - 0 1", 0},   // queen against knight: a rook's worth more
-		{"4k3/4b3/8/8/8/8/4P3/3RK3 w - - 0 1", 0}, // the side ahead has a pawn
-		{"3rk3/8/8/8/8/8/8/2N1K3 w - - 0 1", 2},   // Black ahead: rook against knight
-		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", 1},      // bare kings: the tempo's share
-		{"4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1", 0},  // a pawn each
+		{"4k3/8/8/8/8/8/8/3NK3 w - - 0 1", drawnMinor},              // a lone knight
+		{"4k3/4b3/8/8/8/8/8/3RK3 w - - 0 1", drawnExchange},         // rook against bishop
+		{"4k3/r7/8/8/8/8/8/2BRK3 b - - 0 1", drawnExchange},         // rook and bishop against rook
+		{"4k3/4n3/8/8/8/8/8/3QK3 w - - 0 1", 0},                     // queen against knight: a rook's worth more
+		{"4k3/4n3/8/8/8/8/4P3/3QK3 w - - 0 1", 0},                   // and with a pawn
+		{"3rk3/8/8/8/8/8/8/2N1K3 w - - 0 1", drawnExchange},         // Black ahead: rook against knight
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", drawnMinor},               // bare kings: the tempo's share
+		{"4k3/4b3/8/8/8/8/4P3/3RK3 w - - 0 1", drawnPawns + 1},      // the side ahead has a pawn
+		{"4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1", drawnPawns + 1},       // a pawn each
+		{"4k3/pp6/8/8/8/8/PPP5/4K3 w - - 0 1", drawnPawns + 3},      // three pawns against two
+		{"4k3/pp6/8/8/8/8/PPPP4/4K3 w - - 0 1", 0},                  // four pawns
+		{"1k6/8/8/8/8/8/P7/B3K3 w - - 0 1", drawnCorner},            // a bishop that cannot reach a8, the king next to it
+		{"k7/8/8/8/8/P7/P7/B3K3 b - - 0 1", drawnCorner},            // two pawns on the a-file
+		{"k7/8/8/8/8/8/P7/4K3 w - - 0 1", drawnCorner},              // no bishop at all
+		{"1k6/8/8/8/8/8/P7/1B2K3 w - - 0 1", drawnPawns + 1},        // the bishop reaches a8
+		{"8/8/8/8/8/6k1/P7/B3K3 w - - 0 1", drawnPawns + 1},         // the king is far from a8
+		{"1k6/8/8/8/8/8/PP6/B3K3 w - - 0 1", drawnPawns + 2},        // a pawn on b2 promotes on b8
+		{"4k3/8/4b3/8/8/8/2PP4/2B1K3 w - - 0 1", drawnBishops},      // bishops of different shades
+		{"4k3/8/4b3/8/8/8/PPPP4/2B1K3 w - - 0 1", drawnBishops},     // with four pawns
+		{"4k3/8/3b4/8/8/8/2PP4/2B1K3 w - - 0 1", drawnPawns + 2},    // bishops of one shade
+		{"r3k3/8/4b3/8/8/8/2PP4/2B1K2R w K - 0 1", drawnBishopsAnd}, // a rook each beside them
+		{"r3k3/8/4b3/8/8/8/PPPP4/2B1K1NR w K - 0 1", 0},             // a knight more, four pawns
+		{"4k3/8/4b3/8/8/8/PPPP4/2B1KN2 w - - 0 1", 0},               // a knight beside the bishop
 	} {
 		pos, err := v.ParsePosition(c.pos)
 		if err != nil {
@@ -443,7 +462,9 @@ func TestDrawnClass(t *testing.T) {
 		}
 		// The cut: the whole endgame score at 64, none of it at 0.
 		bi.w = slices.Clone(bi.w)
-		bi.w[wDrawn], bi.w[wDrawn+1] = 64, 64
+		for i := range drawnClasses {
+			bi.w[wDrawn+i] = 64
+		}
 		whole := evaluate(pos, &bi)
 		bi.w[wDrawn+got-1] = 0
 		none := evaluate(pos, &bi)
@@ -451,6 +472,52 @@ func TestDrawnClass(t *testing.T) {
 		half := evaluate(pos, &bi)
 		if whole == none || abs32(half-(whole+none)/2) > 2 {
 			t.Errorf("%s: evaluation %d with the whole endgame, %d with none, %d with half", c.pos, whole, none, half)
+		}
+	}
+}
+
+// The shades and corners the drawn classes read: two shades on the
+// standard board, a1 and b1 apart; a pawn on a file's edge promotes on a
+// corner, one in the middle on none; the torus has neither edge nor
+// corner.
+func TestShadesAndCorners(t *testing.T) {
+	v, _ := engine.GetVariant("standard")
+	bi := infoFor(v)
+	g := v.Geo
+	shades := map[uint8]bool{}
+	for _, s := range bi.shade {
+		shades[s] = true
+	}
+	if len(shades) != 2 || bi.shade[g.Cell("a1")] == bi.shade[g.Cell("b1")] || bi.shade[g.Cell("a1")] != bi.shade[g.Cell("h8")] {
+		t.Errorf("standard shades: %d, a1 %d, b1 %d, h8 %d", len(shades), bi.shade[g.Cell("a1")], bi.shade[g.Cell("b1")], bi.shade[g.Cell("h8")])
+	}
+	for _, c := range []struct {
+		colour engine.Color
+		cell   string
+		corner string
+	}{
+		{engine.White, "a2", "a8"}, {engine.White, "h5", "h8"}, {engine.Black, "h7", "h1"}, {engine.White, "e2", ""}, {engine.Black, "b7", ""},
+	} {
+		want := -1
+		if c.corner != "" {
+			want = g.Cell(c.corner)
+		}
+		home := map[engine.Color]string{engine.White: "a2", engine.Black: "a7"}[c.colour]
+		d := v.StartPosition().Board[g.Cell(home)].Dir()
+		got := int(bi.promoCorner[c.colour][d][g.Cell(c.cell)])
+		if got != want {
+			t.Errorf("pawn of colour %d on %s: corner %d, want %d", c.colour, c.cell, got, want)
+		}
+	}
+	tv, _ := engine.GetVariant("toroidal")
+	tb := infoFor(tv)
+	for col := range tb.promoCorner {
+		for _, cs := range tb.promoCorner[col] {
+			for cell, k := range cs {
+				if k >= 0 {
+					t.Fatalf("toroidal: cell %d has corner %d", cell, k)
+				}
+			}
 		}
 	}
 }

@@ -48,8 +48,8 @@ const (
 	wKingKinds = wPassFree + 42                         // the kinds among knight, bishop, rook and queen that attack cells next to the king, as a set (bit k-Knight), scaled by enemy force: [16] pairs
 	wImbalance = wKingKinds + 32                        // knight, bishop, rook or queen times the own, then the enemy, pawns on the board: [k][2] pairs
 	wPairs     = wImbalance + 16                        // pairs of pieces (knight to queen): own with own, by kinds a ≤ b ([10] pairs), then own with enemy, by kinds a < b ([6] pairs)
-	wDrawn     = wPairs + 32                            // the endgame's share, in 64ths, where a lone extra minor piece or an exchange rarely wins (see drawnClass): [1] pair, class 1 then class 2, fitted as a factor of the endgame score
-	wPST       = wDrawn + 2                             // by kind and cell class: [k][class] pairs
+	wDrawn     = wPairs + 32                            // the endgame's share, in 64ths, in the endings where the side ahead seldom wins, by class (drawnClass; two classes a pair), fitted as a factor of the endgame score
+	wPST       = wDrawn + drawnClasses                  // by kind and cell class: [k][class] pairs
 )
 
 // imbalanceIndex is the index of the middlegame weight of a knight,
@@ -118,13 +118,31 @@ func pairCounts(count *[2][engine.King]int32, c int, f func(i int, n int32)) {
 	}
 }
 
-// drawnClass sorts the endings where an extra piece seldom wins: the side
-// the endgame score favours (egWhite: White's minus Black's) has no pawns
-// and at most a bishop's worth of pieces more than the other, with at
-// most a bishop's worth of pieces in all (class 1: a lone minor piece) or
-// more (class 2: an exchange, a minor piece more beside a rook, …). The
-// endgame score is then cut to w[wDrawn] or w[wDrawn+1] 64ths. 0: neither.
-func drawnClass(egWhite int32, force, pawns [2]int32) int {
+// The drawn classes (drawnClass): the endings where the side ahead seldom
+// wins, each with its share of the endgame score in 64ths (wDrawn).
+const (
+	drawnMinor      = 1 // no pawns, a bishop's worth of pieces at most
+	drawnExchange   = 2 // no pawns, a bishop's worth more at most
+	drawnCorner     = 3 // pawns that all promote on one corner the own bishops cannot reach, the enemy king next to it
+	drawnBishops    = 4 // a bishop each on cells of different shades, nothing else but pawns
+	drawnBishopsAnd = 5 // a bishop each on different shades, equal pieces beside them
+	drawnPawns      = 5 // drawnPawns+k: k pawns (1 to 3), a bishop's worth of pieces more at most
+	drawnClasses    = drawnPawns + 3
+)
+
+// drawnClass sorts the endings where the side ahead seldom wins. The side
+// the endgame score favours (egWhite: White's minus Black's) has at most a
+// bishop's worth of pieces more than the other (force, by colour; pawns
+// and bishops: their counts); then, in order: with no pawns, at most a
+// bishop's worth of pieces in all is drawnMinor and more drawnExchange; a
+// side with no pieces but bishops whose pawns all promote on a corner its
+// bishops cannot reach, the enemy king on it or next to it, is
+// drawnCorner; a bishop each on cells of different shades (cells no
+// bishop move joins) is drawnBishops with no other pieces, or
+// drawnBishopsAnd with equal force; else one to three pawns are
+// drawnPawns+k. The endgame score is then cut to w[wDrawn+class-1] 64ths.
+// 0: none of them.
+func drawnClass(p *engine.Position, bi *boardInfo, egWhite int32, force, pawns, bishops [2]int32) int {
 	s := 0
 	switch {
 	case egWhite == 0:
@@ -132,13 +150,66 @@ func drawnClass(egWhite int32, force, pawns [2]int32) int {
 	case egWhite < 0:
 		s = 1
 	}
-	if pawns[s] != 0 || force[s]-force[1-s] > value[engine.Bishop] {
+	o := 1 - s
+	if force[s]-force[o] > value[engine.Bishop] {
 		return 0
 	}
-	if force[s] <= value[engine.Bishop] {
-		return 1
+	if pawns[s] == 0 {
+		if force[s] <= value[engine.Bishop] {
+			return drawnMinor
+		}
+		return drawnExchange
 	}
-	return 2
+	onlyBishops := force[s] == bishops[s]*value[engine.Bishop]
+	pairBishops := bishops[0] == 1 && bishops[1] == 1
+	if onlyBishops || pairBishops {
+		shades, corner := bi.bishopShades(p, engine.Color(s))
+		if onlyBishops && corner >= 0 && shades[s]&bi.shadeBit(corner) == 0 && p.King[o] >= 0 && bi.kingDist[int(p.King[o])*bi.n+corner] <= 1 {
+			return drawnCorner
+		}
+		if pairBishops && shades[0] != shades[1] && shades[0] != 0 && shades[1] != 0 {
+			switch {
+			case force[s] == value[engine.Bishop] && force[o] == value[engine.Bishop]:
+				return drawnBishops
+			case force[s] == force[o]:
+				return drawnBishopsAnd
+			}
+		}
+	}
+	if pawns[s] <= 3 {
+		return drawnPawns + int(pawns[s])
+	}
+	return 0
+}
+
+// shadeBit is the bit of the cell's shade: the set of cells its bishop
+// moves join (0 past the 64th).
+func (bi *boardInfo) shadeBit(cell int) uint64 {
+	if sh := bi.shade[cell]; sh < 64 {
+		return 1 << sh
+	}
+	return 0
+}
+
+// bishopShades returns the shades of each side's bishops (as bits) and the
+// corner on which every pawn of side s promotes, or -1 when they do not
+// all promote on one corner.
+func (bi *boardInfo) bishopShades(p *engine.Position, s engine.Color) (shades [2]uint64, corner int) {
+	corner = -2
+	for c, pc := range p.Board {
+		switch {
+		case pc.Kind() == engine.Bishop:
+			shades[pc.Color()] |= bi.shadeBit(c)
+		case pc.Kind() == engine.Pawn && pc.Color() == s:
+			k := int(bi.promoCorner[s][pc.Dir()][c])
+			if corner == -2 || corner == k {
+				corner = k
+			} else {
+				corner = -1
+			}
+		}
+	}
+	return shades, max(corner, -1)
 }
 
 // blend is a side's score from its middlegame and endgame parts, the
@@ -296,7 +367,9 @@ func defaultWeights(nc int) []int32 {
 		w[wProgress+2*d], w[wProgress+2*d+1] = pawnBonus[d]/3, pawnBonus[d]
 	}
 	w[wTempo], w[wTempo+1] = tempo, tempo
-	w[wDrawn], w[wDrawn+1] = 64, 64 // the whole endgame score
+	for i := range drawnClasses {
+		w[wDrawn+i] = 64 // the whole endgame score
+	}
 	// Threats and checks: half the weights standard chess learned from
 	// Stockfish's scores (its file of this change), as the king's safety
 	// and a piece's are the same on every board.
