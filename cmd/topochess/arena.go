@@ -75,6 +75,8 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	verbose := fs.Bool("v", false, "print one line per game")
 	openings := fs.Int("openings", 0, "start every pair of games with this many random plies (the same for both colours)")
 	adjudicate := fs.Int("adjudicate", 0, "end a game as won once both players' scores have agreed on at least this many centipawns for two moves each (0: never)")
+	threads := fs.Int("threads", 1, "search threads of player A (levels without noise: 1 and 5; docs/ai.md, Threads)")
+	hash := fs.Int("hash", 0, "transposition table of each level player, in MB (0: the bot's own, 8 MB)")
 	record := fs.String("record", "", "append every finished game to this file as a JSON line (variant, result, moves), e.g. for tune")
 	var ue uciEngineFlags
 	ue.register(fs)
@@ -93,6 +95,12 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *jobs < 1 || *jobs > 64 {
 		return flagError(stderr, "arena", errors.New("--jobs must be between 1 and 64"))
+	}
+	if *threads < 1 || *threads > 64 {
+		return flagError(stderr, "arena", errors.New("--threads must be between 1 and 64"))
+	}
+	if *hash < 0 || *hash > 4096 {
+		return flagError(stderr, "arena", errors.New("--hash must be between 0 and 4096 (MB)"))
 	}
 	if *maxMoves < 0 || *nodes < 0 || *movetime < 0 || *openings < 0 || *adjudicate < 0 {
 		return flagError(stderr, "arena", errors.New("--max-moves, --nodes, --movetime, --openings and --adjudicate cannot be negative"))
@@ -118,7 +126,12 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if *movetime > 0 {
 			cfg.Time = min(cmp.Or(cfg.Time, *movetime), *movetime)
 		}
-		sides[i] = &arenaSide{name: fmt.Sprintf("level %d", lv), cfg: cfg}
+		name := fmt.Sprintf("level %d", lv)
+		if i == 0 && *threads > 1 {
+			cfg.Threads = *threads
+			name += fmt.Sprintf(" (%d threads)", *threads)
+		}
+		sides[i] = &arenaSide{name: name, cfg: cfg}
 	}
 	if ue.cmd != "" {
 		side, err := ue.check(v, sides[0].cfg, *movetime)
@@ -136,7 +149,7 @@ func cmdArena(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 			if i == 1 && ue.cmd != "" {
 				ps[i] = &uciPlayer{flags: &ue, v: v}
 			} else {
-				ps[i] = &levelPlayer{cfg: s.cfg, seed: *seed, index: uint64(i)}
+				ps[i] = &levelPlayer{cfg: s.cfg, seed: *seed, index: uint64(i), hashMB: *hash}
 			}
 		}
 		return ps
@@ -419,12 +432,16 @@ func (e *arenaIllegal) Error() string { return e.msg }
 type levelPlayer struct {
 	cfg         search.Config
 	seed, index uint64
+	hashMB      int // the table's size (0: NewSearcher's)
 	searcher    *search.Searcher
 	rng         *rand.Rand
 }
 
 func (p *levelPlayer) newGame(game uint64) error {
 	p.searcher = search.NewSearcher()
+	if p.hashMB > 0 {
+		p.searcher = search.NewSearcherMB(p.hashMB)
+	}
 	p.rng = rand.New(rand.NewPCG(p.seed, game*2+p.index))
 	return nil
 }

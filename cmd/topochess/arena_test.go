@@ -50,12 +50,40 @@ func TestArena(t *testing.T) {
 	}
 }
 
+// --threads gives player A more search threads: its nodes a move count
+// every thread's, so they pass the first thread's node budget, which
+// player B (one thread) never does.
+func TestArenaThreads(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := run([]string{"arena", "--white", "5", "--black", "5", "--threads", "2", "--hash", "4", "--games", "1", "--nodes", "3000", "--max-moves", "4"}, nil, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	perMove := map[string]int{}
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || f[0] != "level" || strings.Contains(line, "budget") {
+			continue
+		}
+		n, err := strconv.Atoi(f[len(f)-2])
+		if err != nil {
+			t.Fatalf("bad row %q", line)
+		}
+		perMove[f[len(f)-9]] = n
+	}
+	if a, b := perMove["(A)"], perMove["(B)"]; a <= 3000 || b == 0 || b > 3000 {
+		t.Errorf("nodes a move: A (2 threads) %d, B %d; want A over the 3000-node budget, B within it:\n%s", a, b, out.String())
+	}
+}
+
 func TestArenaBadInput(t *testing.T) {
 	for _, args := range [][]string{
 		{"--variant", "nope"},
 		{"--white", "9"},
 		{"--games", "0"},
 		{"--nodes", "-5"},
+		{"--threads", "0"},
+		{"--hash", "-1"},
 		{"extra"},
 	} {
 		var out, errb bytes.Buffer
