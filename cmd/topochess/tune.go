@@ -128,7 +128,8 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "%s: %d games, %d positions (%d held out), %d not quiet\n", v.ID, games, d.Len(), len(test), d.Skipped)
-	fmt.Fprintf(stdout, "drawn endings by class (none, 1 to %d): %v\n", len(d.DrawnCounts())-1, d.DrawnCounts())
+	drawn := d.DrawnCounts()
+	fmt.Fprintf(stdout, "drawn endings by class (none, 1 to %d): %v\n", len(drawn)-1, drawn)
 	w0 := search.Weights(v)
 	if *fromDefault {
 		w0 = search.DefaultWeights(v)

@@ -66,7 +66,7 @@ type boardInfo struct {
 	// attacking the king's zone is not (then threats is set too).
 	passFree, kingKinds bool
 	// shade[cell] numbers the set of cells joined to the cell by bishop
-	// moves (a colour of the standard board); promoCorner[colour][dir][cell]
+	// moves (a colour of the standard board; below 64); promoCorner[colour][dir][cell]
 	// is the corner (a cell with three king steps) on which a pawn there
 	// promotes when its pushes never branch, else -1.
 	shade       []uint8
@@ -203,7 +203,8 @@ func buildInfo(v *engine.Variant) *boardInfo {
 }
 
 // shadesAndCorners numbers the shades of the board (the sets of cells
-// bishop moves join, 255 from the 255th on) and finds the corner on which
+// bishop moves join; from the 64th on they share number 63, so that a
+// shade is a bit of a word — every board has one or two) and finds the corner on which
 // a pawn on each cell promotes (boardInfo.promoCorner).
 func shadesAndCorners(g *engine.Geometry) (shade []uint8, corner [2][2][]int16) {
 	n := g.N
@@ -219,7 +220,7 @@ func shadesAndCorners(g *engine.Geometry) (shade []uint8, corner [2][2][]int16) 
 		for len(queue) > 0 {
 			c := queue[0]
 			queue = queue[1:]
-			shade[c] = uint8(min(next, 255))
+			shade[c] = uint8(min(next, 63))
 			for _, t := range g.RayCells(engine.Bishop, c) {
 				if !seen[t] {
 					seen[t] = true

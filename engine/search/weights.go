@@ -167,7 +167,7 @@ func drawnClass(p *engine.Position, bi *boardInfo, egWhite int32, force, pawns, 
 		if onlyBishops && corner >= 0 && shades[s]&bi.shadeBit(corner) == 0 && p.King[o] >= 0 && bi.kingDist[int(p.King[o])*bi.n+corner] <= 1 {
 			return drawnCorner
 		}
-		if pairBishops && shades[0] != shades[1] && shades[0] != 0 && shades[1] != 0 {
+		if pairBishops && shades[0] != shades[1] {
 			switch {
 			case force[s] == value[engine.Bishop] && force[o] == value[engine.Bishop]:
 				return drawnBishops
@@ -183,13 +183,8 @@ func drawnClass(p *engine.Position, bi *boardInfo, egWhite int32, force, pawns, 
 }
 
 // shadeBit is the bit of the cell's shade: the set of cells its bishop
-// moves join (0 past the 64th).
-func (bi *boardInfo) shadeBit(cell int) uint64 {
-	if sh := bi.shade[cell]; sh < 64 {
-		return 1 << sh
-	}
-	return 0
-}
+// moves join.
+func (bi *boardInfo) shadeBit(cell int) uint64 { return 1 << bi.shade[cell] }
 
 // bishopShades returns the shades of each side's bishops (as bits) and the
 // corner on which every pawn of side s promotes, or -1 when they do not
