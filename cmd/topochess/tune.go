@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 
 	"topochess/engine"
@@ -35,6 +36,12 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	labelJobs := fs.Int("label-jobs", 1, "copies of the --label engine run at once")
 	labelEvery := fs.Int("label-every", 1, "with --label, score every Nth quiet position")
 	fixK := fs.Float64("k", 0, "scale of the logistic curve (0: fitted to the starting weights); 1 keeps scored labels' centipawns")
+	netHidden := fs.Int("net", 0, "learn a network evaluation with this many hidden units from --labels instead of the weights (-o FILE.net)")
+	epochs := fs.Int("epochs", 12, "with --net, passes over the training positions")
+	batch := fs.Int("batch", 1024, "with --net, positions a step")
+	netRate := fs.Float64("net-rate", 0.001, "with --net, Adam's step size")
+	netTurn := fs.Bool("turn", false, "with --net, also train on each position turned left to right (files a and h swapped)")
+	onTerms := fs.Bool("on-terms", false, "with --net, learn what to add to the weighted terms' evaluation instead of replacing it")
 	terms := fs.String("terms", "", "comma-separated groups of weights to fit, the others kept (default: all): "+strings.Join(search.TermNames, ", "))
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, stdout, stderr, err)
@@ -68,6 +75,12 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "wrote %d labelled positions to %s\n", n, *labels)
 		return 0
+	}
+	if *netHidden > 0 {
+		if *labels == "" || *in != "" || *out == "" || *epochs < 1 || *batch < 1 || *netRate <= 0 || *netHidden > 4096 {
+			return flagError(stderr, "tune", errors.New("--net needs --labels and -o (not --games), --net at most 4096, and positive --epochs, --batch and --net-rate"))
+		}
+		return tuneNet(v, strings.Split(*labels, ","), *holdout, *netTurn, search.NetOptions{Hidden: *netHidden, Epochs: *epochs, Batch: *batch, Rate: *netRate, Seed: 1, Threads: runtime.GOMAXPROCS(0), OnTerms: *onTerms}, *out, stdout, stderr)
 	}
 	if (*in == "") == (*labels == "") || *out == "" {
 		return flagError(stderr, "tune", errors.New("-o and one of --games or --labels are required"))
@@ -257,4 +270,69 @@ func readJSONLines[T any](name string, max int, f func(T) error) error {
 		}
 	}
 	return sc.Err()
+}
+
+// tuneNet learns a network evaluation from scored positions and writes it
+// to out (docs/ai.md, "A network evaluation").
+func tuneNet(v *engine.Variant, files []string, holdout int, turn bool, o search.NetOptions, out string, stdout, stderr io.Writer) int {
+	d, err := search.NewNetData(v)
+	if err != nil {
+		fmt.Fprintf(stderr, "tune: %v\n", err)
+		return 1
+	}
+	var train, test []int
+	base := 0
+	for _, name := range files {
+		if name == "" {
+			continue
+		}
+		next := base
+		err := readJSONLines(name, 1<<20, func(r labelRecord) error {
+			if r.Variant != v.ID {
+				return nil
+			}
+			p, err := v.ParsePosition(r.Position)
+			if err != nil {
+				return err
+			}
+			game := r.Game + base
+			next = max(next, game+1)
+			if holdout > 0 && game%holdout == holdout-1 {
+				test = append(test, d.Len())
+				return d.Add(p, float64(r.CP), false)
+			}
+			train = append(train, d.Len())
+			if err := d.Add(p, float64(r.CP), false); err != nil || !turn {
+				return err
+			}
+			train = append(train, d.Len())
+			return d.Add(p, float64(r.CP), true)
+		})
+		if err != nil {
+			fmt.Fprintf(stderr, "tune: %v\n", err)
+			return 1
+		}
+		base = next
+	}
+	if len(train) == 0 {
+		fmt.Fprintln(stderr, "tune: no positions to fit")
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: %d positions (%d held out); the weighted terms' loss %.5f (held out %.5f)\n",
+		v.ID, d.Len(), len(test), d.TermsLoss(train), d.TermsLoss(test))
+	o.Progress = func(epoch int, tr, te float64) {
+		fmt.Fprintf(stdout, "  epoch %d: loss %.5f, held out %.5f\n", epoch, tr, te)
+	}
+	n, err := d.TrainNet(v, train, test, o)
+	if err == nil {
+		var data []byte
+		data, _ = n.MarshalBinary()
+		err = os.WriteFile(out, data, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "tune: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "net: loss %.5f, held out %.5f; wrote %s\n", d.Loss(n, train), d.Loss(n, test), out)
+	return 0
 }

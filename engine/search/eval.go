@@ -102,6 +102,9 @@ type boardInfo struct {
 	outpostStop [2][2][]uint64
 	// words is the length of a bit set of cells.
 	words int
+	// net, when the variant ships one, replaces the weighted terms in the
+	// search (docs/ai.md, "A network evaluation").
+	net *Net
 }
 
 var boardCache sync.Map // *engine.Variant → *boardInfo
@@ -158,6 +161,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	bi.startForce = max(force[0], force[1], 1)
 	bi.class, bi.classes = cellClasses(bi, g, start)
 	bi.w = weightsFor(v, bi.classes)
+	bi.net = netFor(v)
 	if n > 512 {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
@@ -1329,7 +1333,20 @@ func (s *Searcher) evaluate() int32 {
 		s.pawnTable = make([]pawnSlot, 1<<pawnTableBits)
 	}
 	var v int32
-	v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
+	if n := s.bi.net; n != nil {
+		if s.netAcc == nil || s.netAcc.net != n {
+			s.netAcc = newNetAcc(n)
+		}
+		s.netAcc.update(pos)
+		if n.OnTerms {
+			v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
+			v += n.output(&s.netAcc.sum, pos.Side)
+		} else {
+			v, s.pawnKey = n.output(&s.netAcc.sum, pos.Side), pawnKey(pos)
+		}
+	} else {
+		v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
+	}
 	*e = evalSlot{key: pos.Hash, pawnKey: s.pawnKey, v: v, set: true}
 	return v
 }

@@ -1,0 +1,245 @@
+package search
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"path"
+
+	"topochess/engine"
+)
+
+// A Net is a learned evaluation for one board: the pieces, each by kind,
+// by whether it is the side's own, and by cell, feed a hidden layer of
+// clipped-linear units seen from each side, and one output unit reads the
+// side to move's units and then the other side's (docs/ai.md, "A network
+// evaluation"). A side sees the board from its own end: Black's cells are
+// those of the board turned over (mirror). The first layer is kept as two
+// running sums (one a side) that a move changes only where the board
+// changed, so an evaluation costs the changed cells and the output layer.
+type Net struct {
+	Variant string
+	Cells   int
+	Hidden  int
+	// W1 holds a row of Hidden+1 weights for each input (2·6·Cells), B1
+	// the biases of the same Hidden+1 sums. The first Hidden sums feed
+	// the hidden units; the last is linear, a value for each piece on
+	// each cell (material and placement), and goes to the output as the
+	// side to move's minus the other side's. W2 are the output's weights
+	// (the side to move's units, then the other's) and B2 its bias. The
+	// output is in pawns.
+	W1, B1, W2 []float32
+	B2         float32
+	// OnTerms: the output is added to the weighted terms' evaluation
+	// instead of replacing it.
+	OnTerms bool
+	mirror  []int
+}
+
+const netMagic = "topochess-net-1\n"
+
+// netInputs is the number of inputs of a net for a board of n cells.
+func netInputs(n int) int { return 2 * 6 * n }
+
+// NewNet makes a net with zero weights for the variant, which must have a
+// mirror (netMirror).
+func NewNet(v *engine.Variant, hidden int) (*Net, error) {
+	m, err := netMirror(v)
+	if err != nil {
+		return nil, err
+	}
+	n := v.Geo.N
+	return &Net{Variant: v.ID, Cells: n, Hidden: hidden, mirror: m,
+		W1: make([]float32, netInputs(n)*(hidden+1)), B1: make([]float32, hidden+1), W2: make([]float32, 2*hidden)}, nil
+}
+
+// netMirror maps each cell to the cell Black sees there: the board turned
+// over rank for rank. Only rectangular boards named by file letter and
+// rank number have one.
+func netMirror(v *engine.Variant) ([]int, error) {
+	g := v.Geo
+	byName := make(map[string]int, g.N)
+	ranks := 0
+	for c := 0; c < g.N; c++ {
+		name := g.Name(c)
+		byName[name] = c
+		var r int
+		if _, err := fmt.Sscanf(name[1:], "%d", &r); err != nil || name[0] < 'a' || name[0] > 'z' {
+			return nil, fmt.Errorf("a network evaluation needs a board of files and ranks; %s has cell %q", v.ID, name)
+		}
+		ranks = max(ranks, r)
+	}
+	m := make([]int, g.N)
+	for c := 0; c < g.N; c++ {
+		name := g.Name(c)
+		var r int
+		fmt.Sscanf(name[1:], "%d", &r)
+		t, ok := byName[fmt.Sprintf("%c%d", name[0], ranks+1-r)]
+		if !ok {
+			return nil, fmt.Errorf("a network evaluation needs a board that turns over onto itself; %s has no cell for %q", v.ID, name)
+		}
+		m[c] = t
+	}
+	return m, nil
+}
+
+// input is the input a piece on a cell feeds in the view of side.
+func (n *Net) input(side engine.Color, pc engine.Piece, cell int) int {
+	k := int(pc.Kind()) - 1
+	if pc.Color() != side {
+		k += 6
+	}
+	if side == engine.Black {
+		cell = n.mirror[cell]
+	}
+	return k*n.Cells + cell
+}
+
+// netAcc is a searcher's running first layer: the hidden units' sums from
+// each side for the board it last evaluated.
+type netAcc struct {
+	net   *Net
+	board []engine.Piece
+	sum   [2][]float32
+}
+
+func newNetAcc(n *Net) *netAcc {
+	a := &netAcc{net: n, board: make([]engine.Piece, n.Cells)}
+	for c := range a.sum {
+		a.sum[c] = append([]float32(nil), n.B1...)
+	}
+	return a
+}
+
+// update brings the sums to the board of p, touching only the cells that
+// differ from the board they were made for.
+func (a *netAcc) update(p *engine.Position) {
+	n := a.net
+	h := n.Hidden + 1
+	for cell, pc := range p.Board[:n.Cells] {
+		old := a.board[cell]
+		if old == pc {
+			continue
+		}
+		for side := engine.White; side <= engine.Black; side++ {
+			sum := a.sum[side][:h]
+			if old != 0 {
+				i := n.input(side, old, cell) * h
+				row := n.W1[i : i+h]
+				for j := range sum {
+					sum[j] -= row[j]
+				}
+			}
+			if pc != 0 {
+				i := n.input(side, pc, cell) * h
+				row := n.W1[i : i+h]
+				for j := range sum {
+					sum[j] += row[j]
+				}
+			}
+		}
+		a.board[cell] = pc
+	}
+}
+
+// output is the net's score in centipawns for side to move, from sums
+// already brought to the position.
+func (n *Net) output(sum *[2][]float32, side engine.Color) int32 {
+	return int32(math.Round(float64(n.raw(sum, side)) * 100))
+}
+
+// raw is the output unit's value, in pawns.
+func (n *Net) raw(sum *[2][]float32, side engine.Color) float32 {
+	h := n.Hidden
+	us, them := sum[side][:h+1], sum[side^1][:h+1]
+	wu, wt := n.W2[:h], n.W2[h:2*h]
+	v := n.B2 + us[h] - them[h]
+	us, them = us[:h], them[:h]
+	for j, x := range us {
+		v += wu[j] * min(max(x, 0), 1)
+	}
+	for j, x := range them {
+		v += wt[j] * min(max(x, 0), 1)
+	}
+	return v
+}
+
+// Evaluate scores p for the side to move, in centipawns, from scratch.
+func (n *Net) Evaluate(p *engine.Position) int32 {
+	a := newNetAcc(n)
+	a.update(p)
+	return n.output(&a.sum, p.Side)
+}
+
+// MarshalBinary writes the net as the file weights/ID.net holds it.
+func (n *Net) MarshalBinary() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(netMagic)
+	var flags uint32
+	if n.OnTerms {
+		flags = 1
+	}
+	head := []uint32{uint32(len(n.Variant)), uint32(n.Cells), uint32(n.Hidden), flags}
+	binary.Write(&b, binary.LittleEndian, head)
+	b.WriteString(n.Variant)
+	for _, xs := range [][]float32{n.W1, n.B1, n.W2, {n.B2}} {
+		binary.Write(&b, binary.LittleEndian, xs)
+	}
+	return b.Bytes(), nil
+}
+
+// ParseNet reads a net written by MarshalBinary for the variant.
+func ParseNet(data []byte, v *engine.Variant) (*Net, error) {
+	bad := func(why string) (*Net, error) {
+		return nil, fmt.Errorf("network for %s: %s", v.ID, why)
+	}
+	if !bytes.HasPrefix(data, []byte(netMagic)) {
+		return bad("not a network file")
+	}
+	r := bytes.NewReader(data[len(netMagic):])
+	var head [4]uint32
+	if err := binary.Read(r, binary.LittleEndian, &head); err != nil {
+		return bad("short header")
+	}
+	if head[0] > 64 || head[2] == 0 || head[2] > 4096 || head[3] > 1 {
+		return bad("bad header")
+	}
+	id := make([]byte, head[0])
+	if _, err := r.Read(id); err != nil && head[0] > 0 {
+		return bad("short header")
+	}
+	if string(id) != v.ID || int(head[1]) != v.Geo.N {
+		return bad(fmt.Sprintf("file is for %q with %d cells", id, head[1]))
+	}
+	n, err := NewNet(v, int(head[2]))
+	if err != nil {
+		return nil, err
+	}
+	b2 := make([]float32, 1)
+	for _, xs := range [][]float32{n.W1, n.B1, n.W2, b2} {
+		if err := binary.Read(r, binary.LittleEndian, xs); err != nil {
+			return bad("file too short")
+		}
+	}
+	if r.Len() != 0 {
+		return bad("file too long")
+	}
+	n.B2 = b2[0]
+	n.OnTerms = head[3] == 1
+	return n, nil
+}
+
+// netFor is the variant's shipped network, or nil.
+func netFor(v *engine.Variant) *Net {
+	data, err := weightFiles.ReadFile(path.Join("weights", v.ID+".net"))
+	if err != nil {
+		return nil
+	}
+	n, err := ParseNet(data, v)
+	if err != nil {
+		// Only a broken build gets here; the tests load every file.
+		panic(err)
+	}
+	return n
+}
