@@ -182,4 +182,31 @@ func TestLabelAndTune(t *testing.T) {
 	if !strings.Contains(out.String(), "standard: 2 games, 10 positions (5 held out)") {
 		t.Fatalf("tune output of two files:\n%s", out.String())
 	}
+	// A network from the same labels: both files, the second file's game
+	// held out, each training position also turned left to right.
+	for _, onTerms := range []string{"false", "true"} {
+		nf := filepath.Join(dir, "n.net")
+		out.Reset()
+		if code := run([]string{"tune", "--labels", labels + "," + labels, "--net", "8", "--epochs", "3", "--batch", "4", "--holdout", "2",
+			"--turn", "--on-terms=" + onTerms, "-o", nf}, nil, &out, &errb); code != 0 {
+			t.Fatalf("tune --net: exit %d: %s", code, errb.String())
+		}
+		if !strings.Contains(out.String(), "standard: 15 positions (5 held out)") || !strings.Contains(out.String(), "epoch 3:") {
+			t.Fatalf("tune --net output:\n%s", out.String())
+		}
+		data, err := os.ReadFile(nf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := search.ParseNet(data, v)
+		if err != nil || n.Hidden != 8 || n.OnTerms != (onTerms == "true") {
+			t.Fatalf("the net written: %v", err)
+		}
+	}
+	if code := run([]string{"tune", "--variant", "toroidal", "--labels", labels, "--net", "8", "-o", filepath.Join(dir, "x.net")}, nil, &out, &errb); code == 0 {
+		t.Error("tune --net on the torus: exit 0")
+	}
+	if code := run([]string{"tune", "--labels", labels, "--net", "8"}, nil, &out, &errb); code == 0 {
+		t.Error("tune --net without -o: exit 0")
+	}
 }
