@@ -1333,7 +1333,7 @@ func (s *Searcher) evaluate() int32 {
 		s.pawnTable = make([]pawnSlot, 1<<pawnTableBits)
 	}
 	var v int32
-	if n := s.bi.net; n != nil {
+	if n := s.bi.net; n != nil && !s.termsOnly {
 		if s.netAcc == nil || s.netAcc.net != n {
 			s.netAcc = newNetAcc(n)
 		}

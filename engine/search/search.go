@@ -204,8 +204,10 @@ type Searcher struct {
 	// pawnTable keeps the pawns' part of the evaluation (made on first
 	// use, 2,048 entries of 480 bytes; cleared with evalCache).
 	pawnTable []pawnSlot
-	// netAcc is the network's running first layer (made on first use).
-	netAcc *netAcc
+	// netAcc is the network's running first layer (made on first use);
+	// termsOnly leaves the network out (the weights' tuning).
+	netAcc    *netAcc
+	termsOnly bool
 	// pawnKey is the pawn key of the last evaluated position; corr the
 	// correction history by side to move and pawn key.
 	pawnKey uint64

@@ -36,7 +36,11 @@ type Dataset struct {
 
 // NewDataset starts an empty dataset for v.
 func NewDataset(v *engine.Variant) *Dataset {
-	return &Dataset{v: v, bi: infoFor(v), s: newSearcher(10), start: []uint32{0}}
+	s := newSearcher(10)
+	// The weights are fitted to what the weighted terms alone say, so the
+	// quiescence search that picks the quiet positions uses them alone.
+	s.termsOnly = true
+	return &Dataset{v: v, bi: infoFor(v), s: s, start: []uint32{0}}
 }
 
 // Len is the number of samples.
