@@ -102,8 +102,9 @@ type boardInfo struct {
 	outpostStop [2][2][]uint64
 	// words is the length of a bit set of cells.
 	words int
-	// net, when the variant ships one, replaces the weighted terms in the
-	// search (docs/ai.md, "A network evaluation").
+	// net, when the variant ships one, is added to the weighted terms in
+	// the search, or replaces them (docs/ai.md, "A network evaluation on
+	// top of the weighted terms").
 	net *Net
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path"
+	"strconv"
 
 	"topochess/engine"
 )
@@ -14,8 +15,8 @@ import (
 // by whether it is the side's own, and by cell, feed a hidden layer of
 // clipped-linear units seen from each side, and one output unit reads the
 // side to move's units and then the other side's (docs/ai.md, "A network
-// evaluation"). A side sees the board from its own end: Black's cells are
-// those of the board turned over (mirror). The first layer is kept as two
+// evaluation on top of the weighted terms"). A side sees the board from
+// its own end: Black's cells are those of the board turned over (mirror). The first layer is kept as two
 // running sums (one a side) that a move changes only where the board
 // changed, so an evaluation costs the changed cells and the output layer.
 type Net struct {
@@ -55,29 +56,36 @@ func NewNet(v *engine.Variant, hidden int) (*Net, error) {
 }
 
 // netMirror maps each cell to the cell Black sees there: the board turned
-// over rank for rank. Only rectangular boards named by file letter and
-// rank number have one.
+// over rank for rank.
 func netMirror(v *engine.Variant) ([]int, error) {
+	return reflected(v, func(file byte, rank int, _ byte, ranks int) (byte, int) { return file, ranks + 1 - rank })
+}
+
+// reflected maps each cell of a board of files and ranks (names such as
+// "e4") to the cell named by across(its file, its rank, the last file, the
+// last rank).
+func reflected(v *engine.Variant, across func(file byte, rank int, files byte, ranks int) (byte, int)) ([]int, error) {
 	g := v.Geo
-	byName := make(map[string]int, g.N)
-	ranks := 0
-	for c := 0; c < g.N; c++ {
+	files, ranks := byte('a'), 0
+	at := make([]struct {
+		file byte
+		rank int
+	}, g.N)
+	for c := range at {
 		name := g.Name(c)
-		byName[name] = c
-		var r int
-		if _, err := fmt.Sscanf(name[1:], "%d", &r); err != nil || name[0] < 'a' || name[0] > 'z' {
+		r, err := strconv.Atoi(name[1:])
+		if err != nil || name[0] < 'a' || name[0] > 'z' {
 			return nil, fmt.Errorf("a network evaluation needs a board of files and ranks; %s has cell %q", v.ID, name)
 		}
-		ranks = max(ranks, r)
+		at[c].file, at[c].rank = name[0], r
+		files, ranks = max(files, name[0]), max(ranks, r)
 	}
 	m := make([]int, g.N)
-	for c := 0; c < g.N; c++ {
-		name := g.Name(c)
-		var r int
-		fmt.Sscanf(name[1:], "%d", &r)
-		t, ok := byName[fmt.Sprintf("%c%d", name[0], ranks+1-r)]
-		if !ok {
-			return nil, fmt.Errorf("a network evaluation needs a board that turns over onto itself; %s has no cell for %q", v.ID, name)
+	for c, x := range at {
+		f, r := across(x.file, x.rank, files, ranks)
+		t := g.Cell(fmt.Sprintf("%c%d", f, r))
+		if t < 0 {
+			return nil, fmt.Errorf("a network evaluation needs a board that turns onto itself; %s has no cell for %q", v.ID, g.Name(c))
 		}
 		m[c] = t
 	}

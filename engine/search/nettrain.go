@@ -1,7 +1,6 @@
 package search
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -76,23 +75,7 @@ func (d *NetData) Add(p *engine.Position, cp float64, turn bool) error {
 // fileMirror maps each cell to the cell of the same rank and the opposite
 // file, on boards of files and ranks.
 func fileMirror(v *engine.Variant) ([]int, error) {
-	g := v.Geo
-	byName := make(map[string]int, g.N)
-	files := byte('a')
-	for c := 0; c < g.N; c++ {
-		byName[g.Name(c)] = c
-		files = max(files, g.Name(c)[0])
-	}
-	m := make([]int, g.N)
-	for c := range m {
-		name := g.Name(c)
-		t, ok := byName[string('a'+files-name[0])+name[1:]]
-		if !ok {
-			return nil, fmt.Errorf("%s has no cell across from %q", v.ID, name)
-		}
-		m[c] = t
-	}
-	return m, nil
+	return reflected(v, func(file byte, rank int, files byte, _ int) (byte, int) { return 'a' + files - file, rank })
 }
 
 // winChance is the expected score of an evaluation in centipawns, as the
