@@ -41,6 +41,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	batch := fs.Int("batch", 1024, "with --net, positions a step")
 	netRate := fs.Float64("net-rate", 0.001, "with --net, Adam's step size")
 	netTurn := fs.Bool("turn", false, "with --net, also train on each position turned left to right (files a and h swapped)")
+	buckets := fs.Int("buckets", 1, "with --net, output weights for this many shares of the pieces left on the board")
 	onTerms := fs.Bool("on-terms", false, "with --net, learn what to add to the weighted terms' evaluation instead of replacing it")
 	terms := fs.String("terms", "", "comma-separated groups of weights to fit, the others kept (default: all): "+strings.Join(search.TermNames, ", "))
 	if err := fs.Parse(args); err != nil {
@@ -77,10 +78,10 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if *netHidden > 0 {
-		if *labels == "" || *in != "" || *out == "" || *epochs < 1 || *batch < 1 || *netRate <= 0 || *netHidden > 4096 {
-			return flagError(stderr, "tune", errors.New("--net needs --labels and -o (not --games), --net at most 4096, and positive --epochs, --batch and --net-rate"))
+		if *labels == "" || *in != "" || *out == "" || *epochs < 1 || *batch < 1 || *netRate <= 0 || *netHidden > 4096 || *buckets < 1 || *buckets > 32 {
+			return flagError(stderr, "tune", errors.New("--net needs --labels and -o (not --games), --net at most 4096, --buckets 1 to 32, and positive --epochs, --batch and --net-rate"))
 		}
-		return tuneNet(v, strings.Split(*labels, ","), *holdout, *netTurn, search.NetOptions{Hidden: *netHidden, Epochs: *epochs, Batch: *batch, Rate: *netRate, Seed: 1, Threads: runtime.GOMAXPROCS(0), OnTerms: *onTerms}, *out, stdout, stderr)
+		return tuneNet(v, strings.Split(*labels, ","), *holdout, *netTurn, search.NetOptions{Hidden: *netHidden, Buckets: *buckets, Epochs: *epochs, Batch: *batch, Rate: *netRate, Seed: 1, Threads: runtime.GOMAXPROCS(0), OnTerms: *onTerms}, *out, stdout, stderr)
 	}
 	if (*in == "") == (*labels == "") || *out == "" {
 		return flagError(stderr, "tune", errors.New("-o and one of --games or --labels are required"))

@@ -1341,9 +1341,9 @@ func (s *Searcher) evaluate() int32 {
 		s.netAcc.update(pos)
 		if n.OnTerms {
 			v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
-			v += n.output(&s.netAcc.sum, pos.Side)
+			v += s.netAcc.output(pos.Side)
 		} else {
-			v, s.pawnKey = n.output(&s.netAcc.sum, pos.Side), pawnKey(pos)
+			v, s.pawnKey = s.netAcc.output(pos.Side), pawnKey(pos)
 		}
 	} else {
 		v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)

@@ -27,15 +27,18 @@ type Net struct {
 	// the biases of the same Hidden+1 sums. The first Hidden sums feed
 	// the hidden units; the last is linear, a value for each piece on
 	// each cell (material and placement), and goes to the output as the
-	// side to move's minus the other side's. W2 are the output's weights
-	// (the side to move's units, then the other's) and B2 its bias. The
-	// output is in pawns.
-	W1, B1, W2 []float32
-	B2         float32
+	// side to move's minus the other side's. The output has Buckets sets
+	// of weights, one for each share of the pieces left on the board
+	// (bucket): W2 holds each set's weights (the side to move's units,
+	// then the other's) and B2 each set's bias. The output is in pawns.
+	W1, B1, W2, B2 []float32
+	Buckets        int
 	// OnTerms: the output is added to the weighted terms' evaluation
 	// instead of replacing it.
 	OnTerms bool
 	mirror  []int
+	// pieces is the number of pieces in the start position.
+	pieces int
 }
 
 const netMagic = "topochess-net-1\n"
@@ -43,16 +46,36 @@ const netMagic = "topochess-net-1\n"
 // netInputs is the number of inputs of a net for a board of n cells.
 func netInputs(n int) int { return 2 * 6 * n }
 
-// NewNet makes a net with zero weights for the variant, which must have a
-// mirror (netMirror).
-func NewNet(v *engine.Variant, hidden int) (*Net, error) {
+// maxBuckets is the most output buckets a net may have.
+const maxBuckets = 32
+
+// NewNet makes a net with zero weights and buckets output buckets for the
+// variant, which must have a mirror (netMirror).
+func NewNet(v *engine.Variant, hidden, buckets int) (*Net, error) {
 	m, err := netMirror(v)
 	if err != nil {
 		return nil, err
 	}
+	if buckets < 1 || buckets > maxBuckets {
+		return nil, fmt.Errorf("a network has 1 to %d output buckets, not %d", maxBuckets, buckets)
+	}
+	pieces := 0
+	for _, pc := range v.StartPosition().Board {
+		if pc != 0 {
+			pieces++
+		}
+	}
 	n := v.Geo.N
-	return &Net{Variant: v.ID, Cells: n, Hidden: hidden, mirror: m,
-		W1: make([]float32, netInputs(n)*(hidden+1)), B1: make([]float32, hidden+1), W2: make([]float32, 2*hidden)}, nil
+	return &Net{Variant: v.ID, Cells: n, Hidden: hidden, Buckets: buckets, mirror: m, pieces: max(pieces, 1),
+		W1: make([]float32, netInputs(n)*(hidden+1)), B1: make([]float32, hidden+1),
+		W2: make([]float32, buckets*2*hidden), B2: make([]float32, buckets)}, nil
+}
+
+// bucket is the output bucket of a board with the given number of
+// pieces: the start position's pieces cut into Buckets equal shares, the
+// fullest boards in the last.
+func (n *Net) bucket(pieces int) int {
+	return min(max(pieces-1, 0)*n.Buckets/n.pieces, n.Buckets-1)
 }
 
 // netMirror maps each cell to the cell Black sees there: the board turned
@@ -107,9 +130,10 @@ func (n *Net) input(side engine.Color, pc engine.Piece, cell int) int {
 // netAcc is a searcher's running first layer: the hidden units' sums from
 // each side for the board it last evaluated.
 type netAcc struct {
-	net   *Net
-	board []engine.Piece
-	sum   [2][]float32
+	net    *Net
+	board  []engine.Piece
+	sum    [2][]float32
+	pieces int
 }
 
 func newNetAcc(n *Net) *netAcc {
@@ -129,6 +153,11 @@ func (a *netAcc) update(p *engine.Position) {
 		old := a.board[cell]
 		if old == pc {
 			continue
+		}
+		if old == 0 {
+			a.pieces++
+		} else if pc == 0 {
+			a.pieces--
 		}
 		for side := engine.White; side <= engine.Black; side++ {
 			sum := a.sum[side][:h]
@@ -151,18 +180,21 @@ func (a *netAcc) update(p *engine.Position) {
 	}
 }
 
-// output is the net's score in centipawns for side to move, from sums
-// already brought to the position.
-func (n *Net) output(sum *[2][]float32, side engine.Color) int32 {
-	return int32(math.Round(float64(n.raw(sum, side)) * 100))
+// output is the net's score in centipawns for side to move, from the
+// running sums already brought to the position.
+func (a *netAcc) output(side engine.Color) int32 {
+	n := a.net
+	return int32(math.Round(float64(n.raw(&a.sum, side, n.bucket(a.pieces))) * 100))
 }
 
-// raw is the output unit's value, in pawns.
-func (n *Net) raw(sum *[2][]float32, side engine.Color) float32 {
+// raw is the output unit's value, in pawns, with the weights of output
+// bucket b.
+func (n *Net) raw(sum *[2][]float32, side engine.Color, b int) float32 {
 	h := n.Hidden
 	us, them := sum[side][:h+1], sum[side^1][:h+1]
-	wu, wt := n.W2[:h], n.W2[h:2*h]
-	v := n.B2 + us[h] - them[h]
+	w2 := n.W2[b*2*h : (b+1)*2*h]
+	wu, wt := w2[:h], w2[h:2*h]
+	v := n.B2[b] + us[h] - them[h]
 	us, them = us[:h], them[:h]
 	for j, x := range us {
 		v += wu[j] * min(max(x, 0), 1)
@@ -177,21 +209,21 @@ func (n *Net) raw(sum *[2][]float32, side engine.Color) float32 {
 func (n *Net) Evaluate(p *engine.Position) int32 {
 	a := newNetAcc(n)
 	a.update(p)
-	return n.output(&a.sum, p.Side)
+	return a.output(p.Side)
 }
 
 // MarshalBinary writes the net as the file weights/ID.net holds it.
 func (n *Net) MarshalBinary() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString(netMagic)
-	var flags uint32
+	flags := uint32(n.Buckets-1) << 8
 	if n.OnTerms {
-		flags = 1
+		flags |= 1
 	}
 	head := []uint32{uint32(len(n.Variant)), uint32(n.Cells), uint32(n.Hidden), flags}
 	binary.Write(&b, binary.LittleEndian, head)
 	b.WriteString(n.Variant)
-	for _, xs := range [][]float32{n.W1, n.B1, n.W2, {n.B2}} {
+	for _, xs := range [][]float32{n.W1, n.B1, n.W2, n.B2} {
 		binary.Write(&b, binary.LittleEndian, xs)
 	}
 	return b.Bytes(), nil
@@ -210,7 +242,10 @@ func ParseNet(data []byte, v *engine.Variant) (*Net, error) {
 	if err := binary.Read(r, binary.LittleEndian, &head); err != nil {
 		return bad("short header")
 	}
-	if head[0] > 64 || head[2] == 0 || head[2] > 4096 || head[3] > 1 {
+	// The flags: bit 0 for a net on the weighted terms, bits 8 to 15 the
+	// number of output buckets less one.
+	buckets := int(head[3]>>8) + 1
+	if head[0] > 64 || head[2] == 0 || head[2] > 4096 || head[3]&^0xff01 != 0 || buckets > maxBuckets {
 		return bad("bad header")
 	}
 	id := make([]byte, head[0])
@@ -220,12 +255,11 @@ func ParseNet(data []byte, v *engine.Variant) (*Net, error) {
 	if string(id) != v.ID || int(head[1]) != v.Geo.N {
 		return bad(fmt.Sprintf("file is for %q with %d cells", id, head[1]))
 	}
-	n, err := NewNet(v, int(head[2]))
+	n, err := NewNet(v, int(head[2]), buckets)
 	if err != nil {
 		return nil, err
 	}
-	b2 := make([]float32, 1)
-	for _, xs := range [][]float32{n.W1, n.B1, n.W2, b2} {
+	for _, xs := range [][]float32{n.W1, n.B1, n.W2, n.B2} {
 		if err := binary.Read(r, binary.LittleEndian, xs); err != nil {
 			return bad("file too short")
 		}
@@ -233,8 +267,7 @@ func ParseNet(data []byte, v *engine.Variant) (*Net, error) {
 	if r.Len() != 0 {
 		return bad("file too long")
 	}
-	n.B2 = b2[0]
-	n.OnTerms = head[3] == 1
+	n.OnTerms = head[3]&1 == 1
 	return n, nil
 }
 

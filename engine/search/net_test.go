@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -12,27 +13,54 @@ import (
 )
 
 // randomNet is a net with random weights for the variant.
-func randomNet(t *testing.T, v *engine.Variant, hidden int, seed uint64) *Net {
+func randomNet(t *testing.T, v *engine.Variant, hidden, buckets int, seed uint64) *Net {
 	t.Helper()
-	n, err := NewNet(v, hidden)
+	n, err := NewNet(v, hidden, buckets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(seed, 1))
-	for _, xs := range [][]float32{n.W1, n.B1, n.W2} {
+	for _, xs := range [][]float32{n.W1, n.B1, n.W2, n.B2} {
 		for i := range xs {
 			xs[i] = float32(rng.NormFloat64() * 0.2)
 		}
 	}
-	n.B2 = 0.1
 	return n
+}
+
+// TestNetBuckets: the output bucket follows the pieces left, the start
+// position's 32 in equal shares, and each bucket's own weights score the
+// boards in it.
+func TestNetBuckets(t *testing.T) {
+	v := mustVariant(t, "standard")
+	n := randomNet(t, v, 4, 8, 9)
+	for pieces, want := range map[int]int{32: 7, 29: 7, 28: 6, 5: 1, 4: 0, 2: 0, 40: 7} {
+		if got := n.bucket(pieces); got != want {
+			t.Errorf("%d pieces: bucket %d, want %d", pieces, got, want)
+		}
+	}
+	if m := randomNet(t, v, 4, 1, 9); m.bucket(32) != 0 || m.bucket(2) != 0 {
+		t.Error("a net of one bucket uses another")
+	}
+	// Only bucket 0's bias changes: a king-and-pawn ending moves by it,
+	// the start position does not.
+	end, _ := v.ParsePosition("w Ke1,Pe2,ke8 - - 0 1")
+	start := v.StartPosition()
+	e0, s0 := n.Evaluate(end), n.Evaluate(start)
+	n.B2[0] += 1
+	if e1, s1 := n.Evaluate(end), n.Evaluate(start); e1-e0 != 100 || s1 != s0 {
+		t.Errorf("bucket 0's bias +1 pawn: ending %d → %d, start %d → %d", e0, e1, s0, s1)
+	}
+	if _, err := NewNet(v, 4, 0); err == nil {
+		t.Error("a net of no buckets was made")
+	}
 }
 
 // TestNetMirror: Black sees the board turned over, so a position and its
 // colour-swapped mirror image score the same for the side to move.
 func TestNetMirror(t *testing.T) {
 	v, _ := engine.GetVariant("standard")
-	n := randomNet(t, v, 16, 1)
+	n := randomNet(t, v, 16, 1, 1)
 	for _, s := range []string{
 		"w Ke1,Qd1,Pe4,ke8,pd7 - - 0 1",
 		"w Kg1,Rf1,Nc3,Pa2,Pb2,kg8,qd8,bc5,pf7,pg7 - - 0 1",
@@ -98,12 +126,12 @@ func mustVariant(t *testing.T, id string) *engine.Variant {
 // from scratch, however far apart the positions evaluated in turn are.
 func TestNetRunningSums(t *testing.T) {
 	v := mustVariant(t, "standard")
-	n := randomNet(t, v, 32, 2)
+	n := randomNet(t, v, 32, 4, 2)
 	rng := rand.New(rand.NewPCG(3, 4))
 	a := newNetAcc(n)
 	for _, p := range randomPositions(v, rng, 300, 120) {
 		a.update(p)
-		got, want := n.output(&a.sum, p.Side), n.Evaluate(p)
+		got, want := a.output(p.Side), n.Evaluate(p)
 		if d := got - want; d < -1 || d > 1 {
 			t.Fatalf("running sums give %d, from scratch %d", got, want)
 		}
@@ -118,13 +146,13 @@ func TestNetRunningSums(t *testing.T) {
 		mv := ms[rng.IntN(len(ms))]
 		u := p.Make(mv)
 		a.update(p)
-		if got, want := n.output(&a.sum, p.Side), n.Evaluate(p); got-want < -1 || got-want > 1 {
+		if got, want := a.output(p.Side), n.Evaluate(p); got-want < -1 || got-want > 1 {
 			t.Fatalf("ply %d: running sums give %d, from scratch %d", i, got, want)
 		}
 		if i%3 == 0 {
 			p.Unmake(mv, u)
 			a.update(p)
-			if got, want := n.output(&a.sum, p.Side), n.Evaluate(p); got-want < -1 || got-want > 1 {
+			if got, want := a.output(p.Side), n.Evaluate(p); got-want < -1 || got-want > 1 {
 				t.Fatalf("ply %d, taken back: running sums give %d, from scratch %d", i, got, want)
 			}
 			p.Make(mv)
@@ -136,7 +164,7 @@ func TestNetRunningSums(t *testing.T) {
 // and files for another board are refused.
 func TestNetFile(t *testing.T) {
 	v := mustVariant(t, "standard")
-	n := randomNet(t, v, 8, 5)
+	n := randomNet(t, v, 8, 3, 5)
 	data, err := n.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +174,7 @@ func TestNetFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	p, _ := v.ParsePosition("w Kg1,Rf1,Nc3,Pa2,Pb2,kg8,qd8,bc5,pf7,pg7 - - 0 1")
-	if n.Evaluate(p) != m.Evaluate(p) || m.B2 != n.B2 || m.Hidden != 8 {
+	if n.Evaluate(p) != m.Evaluate(p) || !slices.Equal(m.B2, n.B2) || !slices.Equal(m.W2, n.W2) || m.Hidden != 8 || m.Buckets != 3 {
 		t.Fatal("the net read back differs")
 	}
 	for name, bad := range map[string][]byte{
@@ -175,7 +203,7 @@ func TestNetGradient(t *testing.T) {
 	for i, p := range randomPositions(v, rng, 40, 60) {
 		d.Add(p, float64(rng.IntN(600)-300), i%2 == 1)
 	}
-	n := randomNet(t, v, 8, 8)
+	n := randomNet(t, v, 8, 3, 8)
 	for i := range n.B1 {
 		n.B1[i] = 0.5 // most units inside their linear range
 	}
@@ -183,11 +211,11 @@ func TestNetGradient(t *testing.T) {
 	for i := range all {
 		all[i] = i
 	}
-	g := [][]float32{make([]float32, len(n.W1)), make([]float32, len(n.B1)), make([]float32, len(n.W2)), make([]float32, 1)}
+	g := [][]float32{make([]float32, len(n.W1)), make([]float32, len(n.B1)), make([]float32, len(n.W2)), make([]float32, len(n.B2))}
 	d.gradient(n, all, g)
 	loss := func() float64 { return d.Loss(n, all) * float64(len(all)) }
-	checked := 0
-	for k, xs := range [][]float32{n.W1, n.B1, n.W2} {
+	checked, kinks := 0, 0
+	for k, xs := range [][]float32{n.W1, n.B1, n.W2, n.B2} {
 		for tries := 0; tries < 200 && checked < 12*(k+1); tries++ {
 			j := rng.IntN(len(xs))
 			if g[k][j] == 0 {
@@ -200,15 +228,24 @@ func TestNetGradient(t *testing.T) {
 			xs[j] = x - eps
 			down := loss()
 			xs[j] = x
+			at := loss()
 			num := (up - down) / (2 * eps)
+			// A step across a unit's clip (a kink of the loss) shows as
+			// slopes that differ on the two sides; no gradient is
+			// compared there.
+			if right, left := (up-at)/eps, (at-down)/eps; math.Abs(right-left) > 0.5*math.Abs(num)+1e-3 {
+				kinks++
+				continue
+			}
 			if math.Abs(num-float64(g[k][j])) > 0.05*math.Abs(num)+1e-3 {
 				t.Errorf("layer %d weight %d: gradient %g, by differences %g", k, j, g[k][j], num)
 			}
 			checked++
 		}
 	}
-	if checked < 30 {
-		t.Fatalf("only %d weights with a gradient checked", checked)
+	t.Logf("%d weights checked, %d skipped at a kink", checked, kinks)
+	if checked < 40 || kinks > checked/4 {
+		t.Fatalf("only %d weights with a gradient checked (%d at a kink)", checked, kinks)
 	}
 }
 

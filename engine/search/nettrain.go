@@ -26,7 +26,7 @@ type NetData struct {
 
 // NewNetData makes an empty set for the variant's nets of any size.
 func NewNetData(v *engine.Variant) (*NetData, error) {
-	n, err := NewNet(v, 1)
+	n, err := NewNet(v, 1, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func (d *NetData) Loss(n *Net, samples []int) float64 {
 	acc := [2][]float32{make([]float32, h), make([]float32, h)}
 	for _, i := range samples {
 		d.forward(n, i, &acc)
-		e := winChance(d.base(n, i)+float64(n.raw(&acc, engine.White))*100) - winChance(float64(d.target[i]))
+		e := winChance(d.base(n, i)+float64(n.raw(&acc, engine.White, n.bucket(int(d.count[i]))))*100) - winChance(float64(d.target[i]))
 		sum += e * e
 	}
 	return sum / float64(max(len(samples), 1))
@@ -134,7 +134,9 @@ func (d *NetData) forward(n *Net, i int, acc *[2][]float32) {
 
 // NetOptions are the settings of TrainNet.
 type NetOptions struct {
-	Hidden  int
+	Hidden int
+	// Buckets is the number of output buckets (at least 1).
+	Buckets int
 	Epochs  int
 	Batch   int
 	Rate    float64 // Adam's step size
@@ -159,7 +161,7 @@ func (d *NetData) TrainNet(v *engine.Variant, train, test []int, o NetOptions) (
 	if err != nil {
 		return nil, err
 	}
-	params := [][]float32{n.W1, n.B1, n.W2, {0}}
+	params := [][]float32{n.W1, n.B1, n.W2, n.B2}
 	const parts = 8
 	grads := make([][][]float32, parts)
 	for p := range grads {
@@ -184,7 +186,6 @@ func (d *NetData) TrainNet(v *engine.Variant, train, test []int, o NetOptions) (
 		}
 		for lo := 0; lo < len(order); lo += o.Batch {
 			batch := order[lo:min(lo+o.Batch, len(order))]
-			params[3][0] = n.B2
 			var wg sync.WaitGroup
 			work := make(chan int, parts)
 			for p := 0; p < parts; p++ {
@@ -224,7 +225,6 @@ func (d *NetData) TrainNet(v *engine.Variant, train, test []int, o NetOptions) (
 					x[j] -= float32(rate * float64(mk[j]) / b1 / (math.Sqrt(float64(sk[j])/b2) + 1e-8))
 				}
 			}
-			n.B2 = params[3][0]
 		}
 		trainLoss := d.Loss(n, train)
 		testLoss := trainLoss
@@ -246,7 +246,7 @@ func (d *NetData) TrainNet(v *engine.Variant, train, test []int, o NetOptions) (
 // linear sum the material, and the random source the training goes on
 // with.
 func startNet(v *engine.Variant, o NetOptions) (*Net, *rand.Rand, error) {
-	n, err := NewNet(v, o.Hidden)
+	n, err := NewNet(v, o.Hidden, max(o.Buckets, 1))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -284,6 +284,7 @@ func (n *Net) clone() *Net {
 	c.W1 = append([]float32(nil), n.W1...)
 	c.B1 = append([]float32(nil), n.B1...)
 	c.W2 = append([]float32(nil), n.W2...)
+	c.B2 = append([]float32(nil), n.B2...)
 	return &c
 }
 
@@ -301,16 +302,18 @@ func (d *NetData) gradient(n *Net, samples []int, g [][]float32) {
 	const ln10 = 2.302585092994046
 	for _, i := range samples {
 		d.forward(n, i, &acc)
-		v := n.raw(&acc, engine.White)
+		b := n.bucket(int(d.count[i]))
+		v := n.raw(&acc, engine.White, b)
 		p := winChance(d.base(n, i) + float64(v)*100)
 		t := winChance(float64(d.target[i]))
 		// d loss / d v, with v in pawns.
 		gv := float32(2 * (p - t) * p * (1 - p) * ln10 / 4)
-		g[3][0] += gv
+		g[3][b] += gv
 		at, k := int(d.at[i]), int(d.count[i])
 		for s := 0; s < 2; s++ {
-			w := n.W2[s*h : s*h+h]
-			gw := gw2[s*h : s*h+h]
+			o := (2*b + s) * h
+			w := n.W2[o : o+h]
+			gw := gw2[o : o+h]
 			ds := dh[s]
 			for j, x := range acc[s][:h] {
 				if x > 0 && x < 1 {
