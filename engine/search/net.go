@@ -46,8 +46,9 @@ const netMagic = "topochess-net-1\n"
 // netInputs is the number of inputs of a net for a board of n cells.
 func netInputs(n int) int { return 2 * 6 * n }
 
-// maxBuckets is the most output buckets a net may have.
-const maxBuckets = 32
+// MaxNetBuckets is the most output buckets a net may have (the file
+// keeps their number in 8 bits).
+const MaxNetBuckets = 32
 
 // NewNet makes a net with zero weights and buckets output buckets for the
 // variant, which must have a mirror (netMirror).
@@ -56,8 +57,8 @@ func NewNet(v *engine.Variant, hidden, buckets int) (*Net, error) {
 	if err != nil {
 		return nil, err
 	}
-	if buckets < 1 || buckets > maxBuckets {
-		return nil, fmt.Errorf("a network has 1 to %d output buckets, not %d", maxBuckets, buckets)
+	if buckets < 1 || buckets > MaxNetBuckets {
+		return nil, fmt.Errorf("a network has 1 to %d output buckets, not %d", MaxNetBuckets, buckets)
 	}
 	pieces := 0
 	for _, pc := range v.StartPosition().Board {
@@ -245,7 +246,7 @@ func ParseNet(data []byte, v *engine.Variant) (*Net, error) {
 	// The flags: bit 0 for a net on the weighted terms, bits 8 to 15 the
 	// number of output buckets less one.
 	buckets := int(head[3]>>8) + 1
-	if head[0] > 64 || head[2] == 0 || head[2] > 4096 || head[3]&^0xff01 != 0 || buckets > maxBuckets {
+	if head[0] > 64 || head[2] == 0 || head[2] > 4096 || head[3]&^0xff01 != 0 || buckets > MaxNetBuckets {
 		return bad("bad header")
 	}
 	id := make([]byte, head[0])
