@@ -164,17 +164,11 @@ func (a *netAcc) update(p *engine.Position) {
 			sum := a.sum[side][:h]
 			if old != 0 {
 				i := n.input(side, old, cell) * h
-				row := n.W1[i : i+h]
-				for j := range sum {
-					sum[j] -= row[j]
-				}
+				subRow(sum, n.W1[i:i+h])
 			}
 			if pc != 0 {
 				i := n.input(side, pc, cell) * h
-				row := n.W1[i : i+h]
-				for j := range sum {
-					sum[j] += row[j]
-				}
+				addRow(sum, n.W1[i:i+h])
 			}
 		}
 		a.board[cell] = pc
@@ -196,14 +190,8 @@ func (n *Net) raw(sum *[2][]float32, side engine.Color, b int) float32 {
 	w2 := n.W2[b*2*h : (b+1)*2*h]
 	wu, wt := w2[:h], w2[h:2*h]
 	v := n.B2[b] + us[h] - them[h]
-	us, them = us[:h], them[:h]
-	for j, x := range us {
-		v += wu[j] * min(max(x, 0), 1)
-	}
-	for j, x := range them {
-		v += wt[j] * min(max(x, 0), 1)
-	}
-	return v
+	v += clipDot(us[:h], wu)
+	return v + clipDot(them[:h], wt)
 }
 
 // Evaluate scores p for the side to move, in centipawns, from scratch.

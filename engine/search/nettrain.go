@@ -124,10 +124,7 @@ func (d *NetData) forward(n *Net, i int, acc *[2][]float32) {
 		sum := acc[s][:h]
 		copy(sum, n.B1)
 		for _, f := range d.in[at+s*k : at+(s+1)*k] {
-			row := n.W1[int(f)*h : int(f)*h+h]
-			for j := range sum {
-				sum[j] += row[j]
-			}
+			addRow(sum, n.W1[int(f)*h:int(f)*h+h])
 		}
 	}
 }
@@ -330,14 +327,9 @@ func (d *NetData) gradient(n *Net, samples []int, g [][]float32) {
 			if s == 1 {
 				ds[h] = -gv
 			}
-			for j, y := range ds {
-				gb1[j] += y
-			}
+			addRow(gb1[:h+1], ds)
 			for _, f := range d.in[at+s*k : at+(s+1)*k] {
-				row := gw1[int(f)*(h+1) : int(f)*(h+1)+h+1]
-				for j, y := range ds {
-					row[j] += y
-				}
+				addRow(gw1[int(f)*(h+1):int(f)*(h+1)+h+1], ds)
 			}
 		}
 	}
