@@ -79,7 +79,7 @@ func cmdTune(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *netHidden > 0 {
 		if *labels == "" || *in != "" || *out == "" || *epochs < 1 || *batch < 1 || *netRate <= 0 || *netHidden > 4096 || *buckets < 1 || *buckets > search.MaxNetBuckets {
-			return flagError(stderr, "tune", errors.New("--net needs --labels and -o (not --games), --net at most 4096, --buckets 1 to 32, and positive --epochs, --batch and --net-rate"))
+			return flagError(stderr, "tune", fmt.Errorf("--net needs --labels and -o (not --games), --net at most 4096, --buckets 1 to %d, and positive --epochs, --batch and --net-rate", search.MaxNetBuckets))
 		}
 		return tuneNet(v, strings.Split(*labels, ","), *holdout, *netTurn, search.NetOptions{Hidden: *netHidden, Buckets: *buckets, Epochs: *epochs, Batch: *batch, Rate: *netRate, Seed: 1, Threads: runtime.GOMAXPROCS(0), OnTerms: *onTerms}, *out, stdout, stderr)
 	}
