@@ -16,7 +16,8 @@ import (
 // cmdElo rates players from the game lines of arena -v: one maximum-
 // likelihood fit of a logistic Elo model over all games together (a draw
 // is half a win), with engines playing at a set UCI_Elo as fixed anchors,
-// and 95 % intervals by profile likelihood (docs/ai.md, "Measured ratings").
+// and 95 % intervals by profile likelihood, also with the likelihood
+// scaled to the spread the results show (docs/ai.md, "Measured ratings").
 func cmdElo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	fs := newFlagSet("elo", stderr)
 	if err := fs.Parse(args); err != nil {
@@ -51,6 +52,10 @@ func cmdElo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		if !r.fixed {
 			iv = fmt.Sprintf("95%% %s to %s", eloBound(r.lo), eloBound(r.hi))
 		}
+		sp := ""
+		if r.spread > 0 {
+			sp = fmt.Sprintf("by spread %s to %s", eloBound(r.slo), eloBound(r.shi))
+		}
 		est := fmt.Sprintf("%5.0f", r.elo)
 		// A player who lost (or won) every game has no finite estimate:
 		// the fit ran into the end of its range.
@@ -60,7 +65,7 @@ func cmdElo(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		case math.IsInf(r.hi, 1) && r.elo > eloMax-100:
 			est = "above " + eloBound(r.lo)
 		}
-		fmt.Fprintf(stdout, "%-20s Elo %5s  %-18s games %3d  %s\n", r.name, est, iv, r.games, r.record)
+		fmt.Fprintf(stdout, "%-20s Elo %5s  %-18s  %-25s games %3d  %s\n", r.name, est, iv, sp, r.games, r.record)
 	}
 	return 0
 }
@@ -168,6 +173,9 @@ type eloRow struct {
 	record        string
 	fixed         bool
 	fixedStrength float64
+	// spread is the ratio of the score's observed spread to the model's
+	// (0 when not computed), slo and shi the interval it gives.
+	spread, slo, shi float64
 }
 
 // fitElo fits the free players' ratings; anchored players keep theirs.
@@ -251,19 +259,20 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 			continue
 		}
 		// The interval's ends: where the likelihood, maximised over the
-		// others with this rating held, drops by 1.92 (chi-square, 1 df).
-		bound := func(dir float64) float64 {
+		// others with this rating held, drops by 1.92 (chi-square, 1 df)
+		// times drop.
+		bound := func(dir, drop float64) float64 {
 			in, out := R[p], R[p]+dir*3000
 			Q := append([]float64(nil), R...)
 			Q[p] = out
-			if best-ll(fit(Q, p)) <= 1.92 {
+			if best-ll(fit(Q, p)) <= 1.92*drop {
 				return math.Inf(int(dir))
 			}
 			for range 16 {
 				mid := (in + out) / 2
 				Q := append([]float64(nil), R...)
 				Q[p] = mid
-				if best-ll(fit(Q, p)) > 1.92 {
+				if best-ll(fit(Q, p)) > 1.92*drop {
 					out = mid
 				} else {
 					in = mid
@@ -271,7 +280,29 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 			}
 			return out
 		}
-		rows[p].lo, rows[p].hi = bound(-1), bound(1)
+		rows[p].lo, rows[p].hi = bound(-1, 1), bound(1, 1)
+		// The likelihood above treats every game as a win or a loss
+		// with the expected score's chance, so it takes the spread of a
+		// score around its expectation to be e(1-e); a draw lies nearer
+		// the expectation than a win or a loss would. The spread
+		// interval scales the drop by the spread this player's games
+		// actually show, the ratio of the squared differences between
+		// score and expectation to their sum of e(1-e) (a quasi-
+		// likelihood): for one match against an anchor it is the
+		// interval of arena's result line. Only for a finite estimate.
+		if !math.IsInf(rows[p].lo, 0) && !math.IsInf(rows[p].hi, 0) {
+			var obs, model float64
+			for _, g := range gs {
+				if g.w != p && g.b != p {
+					continue
+				}
+				e := 1 / (1 + math.Pow(10, (R[g.b]-R[g.w])/400))
+				obs += (g.s - e) * (g.s - e)
+				model += e * (1 - e)
+			}
+			rows[p].spread = obs / model
+			rows[p].slo, rows[p].shi = bound(-1, rows[p].spread), bound(1, rows[p].spread)
+		}
 	}
 	for p := range rows {
 		rec := map[string]*[3]int{}

@@ -120,3 +120,73 @@ func TestEloBadInput(t *testing.T) {
 		}
 	}
 }
+
+// spreadOf reads the "by spread" interval of a player's line.
+func spreadOf(t *testing.T, out, player string) (lo, hi float64, ok bool) {
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(line, player+" ") {
+			continue
+		}
+		i := strings.Index(line, "by spread ")
+		if i < 0 {
+			return 0, 0, false
+		}
+		if _, err := fmt.Sscanf(line[i:], "by spread %f to %f", &lo, &hi); err != nil {
+			t.Fatalf("bad line %q: %v", line, err)
+		}
+		return lo, hi, true
+	}
+	t.Fatalf("no line for %s in:\n%s", player, out)
+	return
+}
+
+// The spread interval of one match against an anchor is the normal
+// interval from the games' own spread (arena's result line), narrower
+// than the likelihood's when there are draws and the same without.
+func TestEloSpread(t *testing.T) {
+	dir := t.TempDir()
+	elo1 := func(files ...string) string {
+		var out, errb bytes.Buffer
+		if code := run(append([]string{"elo"}, files...), nil, &out, &errb); code != 0 {
+			t.Fatalf("exit %d: %s", code, errb.String())
+		}
+		return out.String()
+	}
+	// normal is the 95 % normal interval of a match score with this
+	// record, on the Elo scale, relative to the anchor.
+	normal := func(w, d, l int) (lo, hi float64) {
+		n := float64(w + d + l)
+		s := (float64(w) + 0.5*float64(d)) / n
+		v := (float64(w)*(1-s)*(1-s) + float64(d)*(0.5-s)*(0.5-s) + float64(l)*s*s) / n
+		se := math.Sqrt(v / n)
+		return eloFromScore(s - 1.96*se), eloFromScore(s + 1.96*se)
+	}
+	for _, c := range []struct{ w, d, l int }{{60, 80, 60}, {100, 0, 100}, {50, 100, 70}, {30, 20, 10}} {
+		out := elo1(writeMatch(t, dir, 2400, c.w, c.d, c.l, false))
+		_, lo, hi := eloOf(t, out, "level 5")
+		slo, shi, ok := spreadOf(t, out, "level 5")
+		if !ok {
+			t.Fatalf("%v: no spread interval\n%s", c, out)
+		}
+		nlo, nhi := normal(c.w, c.d, c.l)
+		// The profile likelihood's ends and the normal interval's
+		// mapped to Elo are asymmetric in different ways, but close
+		// for this many games: within 5 % of the width.
+		tol := max(4, 0.05*(nhi-nlo))
+		if math.Abs(slo-2400-nlo) > tol || math.Abs(shi-2400-nhi) > tol {
+			t.Errorf("%v: by spread %.0f to %.0f, normal interval %.0f to %.0f\n%s", c, slo, shi, 2400+nlo, 2400+nhi, out)
+		}
+		if c.d == 0 {
+			if math.Abs(slo-lo) > 4 || math.Abs(shi-hi) > 4 {
+				t.Errorf("%v: no draws, yet by spread %.0f to %.0f and likelihood %.0f to %.0f", c, slo, shi, lo, hi)
+			}
+		} else if shi-slo >= hi-lo-10 {
+			t.Errorf("%v: draws, yet by spread %.0f to %.0f not narrower than %.0f to %.0f", c, slo, shi, lo, hi)
+		}
+	}
+	// No finite estimate: no spread interval either.
+	out := elo1(writeMatch(t, dir, 1500, 6, 0, 0, false))
+	if _, _, ok := spreadOf(t, out, "level 5"); ok {
+		t.Fatalf("6/6: a spread interval without an estimate\n%s", out)
+	}
+}

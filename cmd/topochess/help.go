@@ -63,7 +63,7 @@ var subcommandHelp = map[string]struct{ usage, about, example string }{
 	},
 	"elo": {
 		usage:   "topochess elo FILE...",
-		about:   "Rates the players of arena -v output: one maximum-likelihood fit of the logistic Elo model over all games\n(a draw is half a win), an outside engine played at UCI_Elo N (named in the file) fixed at N, and 95 % intervals\nwhere the likelihood, maximised over the other ratings, drops by 1.92 (docs/ai.md, \"Measured ratings\").",
+		about:   "Rates the players of arena -v output: one maximum-likelihood fit of the logistic Elo model over all games\n(a draw is half a win), an outside engine played at UCI_Elo N (named in the file) fixed at N, and 95 % intervals\nwhere the likelihood, maximised over the other ratings, drops by 1.92; \"by spread\" scales that drop by the\nspread of the player's results around the model's expectation (draws narrow it), as arena's result line\ndoes for one match (docs/ai.md, \"Measured ratings\").",
 		example: "topochess elo sf2000.log sf2400.log levels.log",
 	},
 	"uci": {
