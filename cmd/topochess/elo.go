@@ -288,8 +288,8 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 		// interval scales the drop by the spread this player's games
 		// actually show, the ratio of the squared differences between
 		// score and expectation to their sum of e(1-e) (a quasi-
-		// likelihood): for one match against an anchor it is the
-		// interval of arena's result line. Only for a finite estimate.
+		// likelihood): for one match against an anchor it comes close to
+		// the interval of arena's result line. Only for a finite estimate.
 		if !math.IsInf(rows[p].lo, 0) && !math.IsInf(rows[p].hi, 0) {
 			var obs, model float64
 			for _, g := range gs {

@@ -46,6 +46,16 @@ func writeMatch(t *testing.T, dir string, elo, w, d, l int, budgetFirst bool) st
 	return p
 }
 
+// runElo runs the elo command on these files and returns its output.
+func runElo(t *testing.T, files ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run(append([]string{"elo"}, files...), nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	return out.String()
+}
+
 func eloOf(t *testing.T, out, player string) (elo, lo, hi float64) {
 	for _, line := range strings.Split(out, "\n") {
 		if !strings.HasPrefix(line, player+" ") {
@@ -77,13 +87,7 @@ func eloOf(t *testing.T, out, player string) (elo, lo, hi float64) {
 // combines matches against two anchors.
 func TestElo(t *testing.T) {
 	dir := t.TempDir()
-	run1 := func(files ...string) string {
-		var out, errb bytes.Buffer
-		if code := run(append([]string{"elo"}, files...), nil, &out, &errb); code != 0 {
-			t.Fatalf("exit %d: %s", code, errb.String())
-		}
-		return out.String()
-	}
+	run1 := func(files ...string) string { return runElo(t, files...) }
 	// 15 of 20 against 2000: 2000 + 400·log10(3) ≈ 2191.
 	out := run1(writeMatch(t, dir, 2000, 15, 0, 5, false))
 	elo, lo, hi := eloOf(t, out, "level 5")
@@ -140,18 +144,12 @@ func spreadOf(t *testing.T, out, player string) (lo, hi float64, ok bool) {
 	return
 }
 
-// The spread interval of one match against an anchor is the normal
-// interval from the games' own spread (arena's result line), narrower
+// The spread interval of one match against an anchor comes close to the
+// normal interval from the games' own spread (arena's result line), narrower
 // than the likelihood's when there are draws and the same without.
 func TestEloSpread(t *testing.T) {
 	dir := t.TempDir()
-	elo1 := func(files ...string) string {
-		var out, errb bytes.Buffer
-		if code := run(append([]string{"elo"}, files...), nil, &out, &errb); code != 0 {
-			t.Fatalf("exit %d: %s", code, errb.String())
-		}
-		return out.String()
-	}
+	elo1 := func(files ...string) string { return runElo(t, files...) }
 	// normal is the 95 % normal interval of a match score with this
 	// record, on the Elo scale, relative to the anchor.
 	normal := func(w, d, l int) (lo, hi float64) {
