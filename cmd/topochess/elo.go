@@ -262,7 +262,12 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 		// others with this rating held, drops by 1.92 (chi-square, 1 df)
 		// times drop.
 		bound := func(dir, drop float64) float64 {
-			in, out := R[p], R[p]+dir*3000
+			// Out to the end of the range: a player who lost every game
+			// sits at its bottom, and its upper bound may lie far above.
+			in, out := R[p], float64(eloMax)
+			if dir < 0 {
+				out = eloMin
+			}
 			Q := append([]float64(nil), R...)
 			Q[p] = out
 			if best-ll(fit(Q, p)) <= 1.92*drop {

@@ -111,6 +111,37 @@ func TestElo(t *testing.T) {
 	}
 }
 
+// A player who lost every game to a rated player has an upper bound only,
+// and a finite one, below the rating of the player it lost to.
+func TestEloLostEverything(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&b, "game %d: level 2 (White) vs level 1 (Black): 1-0 by checkmate after 30 moves\n", i+1)
+	}
+	p := filepath.Join(dir, "h2h.log")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Level 2 (in writeMatch's lines "level 5") is held at 1500 by an
+	// even match; name it level 2 there.
+	m := writeMatch(t, dir, 1500, 10, 0, 10, false)
+	raw, _ := os.ReadFile(m)
+	os.WriteFile(m, []byte(strings.ReplaceAll(string(raw), "level 5", "level 2")), 0o644)
+	out := runElo(t, p, m)
+	var hi float64
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "level 1 ") {
+			if _, err := fmt.Sscanf(line[strings.Index(line, "Elo"):], "Elo below %f", &hi); err != nil {
+				t.Fatalf("level 1: want an upper bound only, got %q", line)
+			}
+		}
+	}
+	if !(hi > 0 && hi < 1500) {
+		t.Fatalf("level 1's upper bound %v, want a finite bound below 1500\n%s", hi, out)
+	}
+}
+
 func TestEloBadInput(t *testing.T) {
 	dir := t.TempDir()
 	noAnchor := filepath.Join(dir, "self.log")
