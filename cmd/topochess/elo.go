@@ -212,10 +212,14 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 	for i, g := range games {
 		gs[i] = ig{idx[g.white], idx[g.black], g.score}
 	}
+	// expected is white's expected score in g at the ratings R.
+	expected := func(R []float64, g ig) float64 {
+		return 1 / (1 + math.Pow(10, (R[g.b]-R[g.w])/400))
+	}
 	ll := func(R []float64) float64 {
 		t := 0.0
 		for _, g := range gs {
-			e := 1 / (1 + math.Pow(10, (R[g.b]-R[g.w])/400))
+			e := expected(R, g)
 			e = min(max(e, 1e-12), 1-1e-12)
 			t += g.s*math.Log(e) + (1-g.s)*math.Log(1-e)
 		}
@@ -301,7 +305,7 @@ func fitElo(games []eloGame) ([]eloRow, error) {
 				if g.w != p && g.b != p {
 					continue
 				}
-				e := 1 / (1 + math.Pow(10, (R[g.b]-R[g.w])/400))
+				e := expected(R, g)
 				obs += (g.s - e) * (g.s - e)
 				model += e * (1 - e)
 			}
