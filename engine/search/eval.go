@@ -106,6 +106,9 @@ type boardInfo struct {
 	// the search, or replaces them (docs/ai.md, "A network evaluation on
 	// top of the weighted terms").
 	net *Net
+	// alone, when the variant ships one, is a network that replaces the
+	// weighted terms, for the searches with Config.NetAlone (level 5).
+	alone *Net
 }
 
 var boardCache sync.Map // *engine.Variant → *boardInfo
@@ -163,6 +166,7 @@ func buildInfo(v *engine.Variant) *boardInfo {
 	bi.class, bi.classes = cellClasses(bi, g, start)
 	bi.w = weightsFor(v, bi.classes)
 	bi.net = netFor(v)
+	bi.alone = netFile(v, ".alone.net")
 	if n > 512 {
 		panic("search: boards of more than 512 cells need larger pawn sets")
 	}
@@ -1334,7 +1338,7 @@ func (s *Searcher) evaluate() int32 {
 		s.pawnTable = make([]pawnSlot, 1<<pawnTableBits)
 	}
 	var v int32
-	if n := s.bi.net; n != nil && !s.termsOnly {
+	if n := s.net; n != nil && !s.termsOnly {
 		if s.netAcc == nil || s.netAcc.net != n {
 			s.netAcc = newNetAcc(n)
 		}
@@ -1343,7 +1347,7 @@ func (s *Searcher) evaluate() int32 {
 			v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
 			v += s.netAcc.output(pos.Side)
 		} else {
-			v, s.pawnKey = s.netAcc.output(pos.Side), pawnKey(pos)
+			v, s.pawnKey = netEnding(pos, s.bi, s.netAcc.output(pos.Side)), pawnKey(pos)
 		}
 	} else {
 		v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
@@ -1414,4 +1418,42 @@ func correct(c *int32, static, best int32, depth int) {
 	w := int32(min(depth+1, 16))
 	diff := max(-corrMax, min((best-static)*corrGrain, corrMax))
 	*c = max(-corrMax, min((*c*(256-w)+diff*w)/256, corrMax))
+}
+
+// netEnding adds to a network's score v (for the side to move) what the
+// weighted terms know of the endings a network alone learns too seldom
+// from its games: in the pawnless endings the side ahead seldom wins
+// (drawnMinor and drawnExchange) the score is cut to the weights' share
+// of it (none when that share is below zero), and a side far ahead
+// drives the lone king to the edge (mopUp) so that the search finds the
+// mate.
+func netEnding(p *engine.Position, bi *boardInfo, v int32) int32 {
+	var mat, force, pawns, bishops [2]int32
+	for _, pc := range p.Board {
+		if pc != 0 {
+			col, k := pc.Color(), pc.Kind()
+			switch k {
+			case engine.King:
+				continue
+			case engine.Pawn:
+				pawns[col]++
+			default:
+				force[col] += value[k]
+				if k == engine.Bishop {
+					bishops[col]++
+				}
+			}
+			mat[col] += value[k]
+		}
+	}
+	white := v
+	if p.Side != engine.White {
+		white = -v
+	}
+	if c := drawnClass(p, bi, white, force, pawns, bishops); c == drawnMinor || c == drawnExchange {
+		v = v * max(bi.w[wDrawn+c-1], 0) / 64
+	}
+	var score [2]int32
+	mopUp(p, bi, mat, force, pawns, &score)
+	return v + score[p.Side] - score[p.Side.Other()]
 }

@@ -261,8 +261,11 @@ func ParseNet(data []byte, v *engine.Variant) (*Net, error) {
 }
 
 // netFor is the variant's shipped network, or nil.
-func netFor(v *engine.Variant) *Net {
-	data, err := weightFiles.ReadFile(path.Join("weights", v.ID+".net"))
+func netFor(v *engine.Variant) *Net { return netFile(v, ".net") }
+
+// netFile is the variant's shipped network of the file ID+suffix, or nil.
+func netFile(v *engine.Variant, suffix string) *Net {
+	data, err := weightFiles.ReadFile(path.Join("weights", v.ID+suffix))
 	if err != nil {
 		return nil
 	}

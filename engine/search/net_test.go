@@ -343,9 +343,16 @@ func TestNetFiles(t *testing.T) {
 	}
 	for _, name := range names {
 		id := strings.TrimSuffix(strings.TrimPrefix(name, "weights/"), ".net")
+		id, alone := strings.CutSuffix(id, ".alone")
 		v := mustVariant(t, id)
-		n := netFor(v)
-		if n == nil || infoFor(v).net == nil {
+		n, loaded := netFor(v), infoFor(v).net
+		if alone {
+			n, loaded = netFile(v, ".alone.net"), infoFor(v).alone
+			if n != nil && n.OnTerms {
+				t.Errorf("%s: a network on the weighted terms", name)
+			}
+		}
+		if n == nil || loaded == nil {
 			t.Fatalf("%s: not loaded", name)
 		}
 		// A net on the weighted terms adds to their score.
