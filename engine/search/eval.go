@@ -1347,7 +1347,7 @@ func (s *Searcher) evaluate() int32 {
 			v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
 			v += s.netAcc.output(pos.Side)
 		} else {
-			v, s.pawnKey = netEnding(pos, s.bi, s.netAcc.output(pos.Side)), pawnKey(pos)
+			v, s.pawnKey = netEnding(pos, s.bi, s.netAcc.output(pos.Side))
 		}
 	} else {
 		v, s.pawnKey = evaluateWith(pos, s.bi, s.pawnTable)
@@ -1426,10 +1426,12 @@ func correct(c *int32, static, best int32, depth int) {
 // (drawnMinor and drawnExchange) the score is cut to the weights' share
 // of it (none when that share is below zero), and a side far ahead
 // drives the lone king to the edge (mopUp) so that the search finds the
-// mate.
-func netEnding(p *engine.Position, bi *boardInfo, v int32) int32 {
+// mate. It also returns the position's pawn key (pawnKey), from the same
+// pass over the board.
+func netEnding(p *engine.Position, bi *boardInfo, v int32) (int32, uint64) {
 	var mat, force, pawns, bishops [2]int32
-	for _, pc := range p.Board {
+	var key uint64
+	for i, pc := range p.Board {
 		if pc != 0 {
 			col, k := pc.Color(), pc.Kind()
 			switch k {
@@ -1437,6 +1439,7 @@ func netEnding(p *engine.Position, bi *boardInfo, v int32) int32 {
 				continue
 			case engine.Pawn:
 				pawns[col]++
+				key += pawnMix(i, col)
 			default:
 				force[col] += value[k]
 				if k == engine.Bishop {
@@ -1455,5 +1458,5 @@ func netEnding(p *engine.Position, bi *boardInfo, v int32) int32 {
 	}
 	var score [2]int32
 	mopUp(p, bi, mat, force, pawns, &score)
-	return v + score[p.Side] - score[p.Side.Other()]
+	return v + score[p.Side] - score[p.Side.Other()], key
 }

@@ -20,7 +20,11 @@ func TestNetEnding(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		return netEnding(p, bi, net)
+		v, key := netEnding(p, bi, net)
+		if key != pawnKey(p) {
+			t.Errorf("%s: pawn key %x, want %x", s, key, pawnKey(p))
+		}
+		return v
 	}
 	for _, c := range []struct {
 		pos       string
@@ -61,7 +65,7 @@ func TestNetAloneLevel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	alone := netEnding(pos, bi, bi.alone.Evaluate(pos))
+	alone, _ := netEnding(pos, bi, bi.alone.Evaluate(pos))
 	terms := evaluate(pos, bi) + bi.net.Evaluate(pos)
 	if alone == terms {
 		t.Fatalf("both networks score %d", alone)
